@@ -1,0 +1,56 @@
+# Lola extension platform. `make test` and `make demo` each run `setup` first,
+# so a fresh machine needs nothing but this file's prerequisites.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+GO ?= go
+GO_MODULES := schema host sdk-go cmd
+CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
+FUZZTIME ?= 10s
+BIN := bin
+
+.PHONY: all setup build test unit vet cross fuzz bench demo lint clean
+
+all: build
+
+## setup: install every toolchain and package the build needs (idempotent).
+setup:
+	@./scripts/setup.sh
+
+## build: the lola binary and every example extension, both tiers.
+build: setup
+	@mkdir -p $(BIN)
+	cd cmd && $(GO) build -trimpath -o ../$(BIN)/lola ./lola
+
+## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
+test: setup vet unit cross fuzz
+	@echo "make test: all checks passed"
+
+vet:
+	@for m in $(GO_MODULES); do echo "== go vet $$m"; (cd $$m && $(GO) vet ./...); done
+
+unit: build
+	@for m in $(GO_MODULES); do echo "== go test $$m"; (cd $$m && $(GO) test -count=1 -timeout 15m ./...); done
+
+## cross: every Go module (tests included) type-checks and builds for Windows and macOS.
+cross:
+	@for t in $(CROSS); do os=$${t%/*}; arch=$${t#*/}; \
+	  for m in $(GO_MODULES); do echo "== $$os/$$arch $$m"; \
+	    (cd $$m && GOOS=$$os GOARCH=$$arch $(GO) build ./... && GOOS=$$os GOARCH=$$arch $(GO) vet ./...); \
+	  done; done
+
+fuzz:
+	@./scripts/fuzz.sh $(FUZZTIME)
+
+## bench: Go benchmarks, then the side-by-side ratio harness.
+bench: build
+	@./scripts/bench.sh
+
+## demo: the main job end to end.
+demo: build
+	@./scripts/demo.sh
+
+lint: vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+clean:
+	rm -rf $(BIN)

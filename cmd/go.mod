@@ -1,0 +1,15 @@
+module github.com/lola-pm/lola/cmd
+
+go 1.26.0
+
+require github.com/spf13/cobra v1.10.2
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+)
+
+replace (
+	github.com/lola-pm/lola/host => ../host
+	github.com/lola-pm/lola/schema => ../schema
+)

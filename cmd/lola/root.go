@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries an exit code through cobra's error return.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "lola",
+		Short: "Lola installs AI skills, commands, agents and instructions through sandboxed extensions",
+		Long: `Lola installs modules (skills, commands, agents, instructions) into the files
+AI assistants read. Every effect flows through an extension that returns a
+plan; lola validates the plan whole, logs it, and applies it atomically.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodeHelp + "\n")
+	root.AddCommand(newPlanCmd(), newExtCmd(), newExtensionHostCmd())
+	return root
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(stderr, "lola:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "lola:", err)
+	// cobra reports flag and argument errors as plain errors.
+	return exitUsage
+}

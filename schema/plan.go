@@ -1,0 +1,123 @@
+package schema
+
+// Plan is what an extension returns: a set of intents the host validates as a
+// whole and applies atomically. The order of Intents carries no meaning; the
+// host fixes its own apply order.
+type Plan struct {
+	Protocol int      `json:"protocol" jsonschema:"minimum=1,maximum=1"`
+	Intents  []Intent `json:"intents"`
+}
+
+// Op names an intent's kind. Its string form is the wire spelling.
+type Op string
+
+// The five intents. The spelling is fixed by the protocol.
+const (
+	OpWrite  Op = "write"
+	OpDelete Op = "delete"
+	OpRename Op = "rename"
+	OpFetch  Op = "fetch"
+	OpClone  Op = "clone"
+)
+
+// Ops lists every op in the protocol, in its canonical order.
+var Ops = []Op{OpWrite, OpDelete, OpRename, OpFetch, OpClone}
+
+// Encoding is how a content field is spelled on the wire.
+type Encoding string
+
+// Content encodings. The empty string means EncodingUTF8.
+const (
+	EncodingUTF8   Encoding = "utf8"
+	EncodingBase64 Encoding = "base64"
+)
+
+// Intent is one element of a plan. Exactly one of its fields is set; on the
+// wire it is a single object whose "op" member says which.
+type Intent struct {
+	Write  *Write
+	Delete *Delete
+	Rename *Rename
+	Fetch  *Fetch
+	Clone  *Clone
+}
+
+// Write creates or replaces the file at Path with Content.
+type Write struct {
+	Path       string   `json:"path" jsonschema:"minLength=1"`
+	Content    string   `json:"content"`
+	Encoding   Encoding `json:"encoding,omitempty" jsonschema:"enum=utf8,enum=base64"`
+	Executable bool     `json:"executable,omitempty"`
+}
+
+// Delete removes the file or subtree at Path. A missing path is a no-op.
+type Delete struct {
+	Path string `json:"path" jsonschema:"minLength=1"`
+}
+
+// Rename moves From to To. To must not exist.
+type Rename struct {
+	From string `json:"from" jsonschema:"minLength=1"`
+	To   string `json:"to" jsonschema:"minLength=1"`
+}
+
+// Fetch asks the host to GET URL over https and write the body at Dest.
+// The extension never sees the response.
+type Fetch struct {
+	URL     string            `json:"url" jsonschema:"minLength=1"`
+	Dest    string            `json:"dest" jsonschema:"minLength=1"`
+	Method  string            `json:"method,omitempty" jsonschema:"enum=GET"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Clone asks the host to clone URL (https or ssh) into Dest.
+type Clone struct {
+	URL   string `json:"url" jsonschema:"minLength=1"`
+	Dest  string `json:"dest" jsonschema:"minLength=1"`
+	Ref   string `json:"ref,omitempty"`
+	Depth int    `json:"depth,omitempty" jsonschema:"minimum=0"`
+}
+
+// Op reports which intent i holds, or "" when none or several are set.
+func (i Intent) Op() Op {
+	var op Op
+	n := 0
+	if i.Write != nil {
+		op, n = OpWrite, n+1
+	}
+	if i.Delete != nil {
+		op, n = OpDelete, n+1
+	}
+	if i.Rename != nil {
+		op, n = OpRename, n+1
+	}
+	if i.Fetch != nil {
+		op, n = OpFetch, n+1
+	}
+	if i.Clone != nil {
+		op, n = OpClone, n+1
+	}
+	if n != 1 {
+		return ""
+	}
+	return op
+}
+
+// Paths returns the root-relative paths the intent touches, in field order:
+// one for write, delete, fetch and clone (path or dest), two for rename
+// (from, then to).
+func (i Intent) Paths() []string {
+	switch {
+	case i.Write != nil:
+		return []string{i.Write.Path}
+	case i.Delete != nil:
+		return []string{i.Delete.Path}
+	case i.Rename != nil:
+		return []string{i.Rename.From, i.Rename.To}
+	case i.Fetch != nil:
+		return []string{i.Fetch.Dest}
+	case i.Clone != nil:
+		return []string{i.Clone.Dest}
+	}
+	return nil
+}
