@@ -7,5 +7,8 @@ func newExtCmd() *cobra.Command {
 		Use:   "ext",
 		Short: "Run, scaffold, build and inspect extensions",
 	}
+	for _, sub := range extCommands {
+		c.AddCommand(sub())
+	}
 	return c
 }

@@ -7,5 +7,8 @@ func newPlanCmd() *cobra.Command {
 		Use:   "plan",
 		Short: "Validate and apply plan files (the authoring and debugging path for plans)",
 	}
+	for _, sub := range planCommands {
+		c.AddCommand(sub())
+	}
 	return c
 }

@@ -34,8 +34,19 @@ plan; lola validates the plan whole, logs it, and applies it atomically.`,
 	root.SetErr(stderr)
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodeHelp + "\n")
 	root.AddCommand(newPlanCmd(), newExtCmd(), newExtensionHostCmd())
+	for _, c := range topCommands {
+		root.AddCommand(c())
+	}
 	return root
 }
+
+// Command files register themselves in init so that each command lives in
+// one file of its own and adding one never edits another.
+var (
+	topCommands  []func() *cobra.Command // lola <cmd>
+	planCommands []func() *cobra.Command // lola plan <cmd>
+	extCommands  []func() *cobra.Command // lola ext <cmd>
+)
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(stdin, stdout, stderr)
