@@ -1,0 +1,210 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/lola-pm/lola/host/pathrule"
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultMaxRedirects is remote.max_redirects when the key is absent.
+const DefaultMaxRedirects = 5
+
+// MaxConfigBytes bounds config.yaml; a larger file is refused unread.
+const MaxConfigBytes = 1 << 20
+
+// Config is a validated $LOLA_HOME/config.yaml. Only Parse and Load
+// construct one; Default is the configuration of an absent file.
+type Config struct {
+	remote     Remote
+	extensions map[string]Extension
+}
+
+// Remote is the operator's remote access policy.
+type Remote struct {
+	allow        []Admission
+	maxRedirects int
+}
+
+// Extension is the user's narrowing of one extension's authority.
+type Extension struct {
+	paths []pathrule.Path
+}
+
+// Default is the configuration of an absent or empty config.yaml: no
+// destination re-admitted, DefaultMaxRedirects, no extension narrowed.
+func Default() *Config {
+	return &Config{remote: Remote{maxRedirects: DefaultMaxRedirects}, extensions: map[string]Extension{}}
+}
+
+// Remote returns the remote policy section.
+func (c *Config) Remote() Remote { return c.remote }
+
+// Extension returns the narrowing configured for name, and whether any is.
+func (c *Config) Extension(name string) (Extension, bool) {
+	e, ok := c.extensions[name]
+	return e, ok
+}
+
+// ExtensionNames lists the extensions the file configures, sorted.
+func (c *Config) ExtensionNames() []string {
+	out := make([]string, 0, len(c.extensions))
+	for n := range c.extensions {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Allow returns a copy of the re-admitted destinations, in file order.
+func (r Remote) Allow() []Admission { return append([]Admission(nil), r.allow...) }
+
+// MaxRedirects is the number of redirects a fetch or clone may follow.
+func (r Remote) MaxRedirects() int { return r.maxRedirects }
+
+// Paths returns a copy of the root-relative prefixes the extension is
+// narrowed to.
+func (e Extension) Paths() []pathrule.Path { return append([]pathrule.Path(nil), e.paths...) }
+
+// The file's wire shape. Pointers distinguish an absent key from a zero.
+type rawConfig struct {
+	Remote     *rawRemote              `yaml:"remote"`
+	Extensions map[string]rawExtension `yaml:"extensions"`
+}
+
+type rawRemote struct {
+	Allow        []string `yaml:"allow"`
+	MaxRedirects *int     `yaml:"max_redirects"`
+}
+
+type rawExtension struct {
+	Paths []string `yaml:"paths"`
+}
+
+// Load reads the configuration under home (see Home). An absent file is
+// Default; any other read error, and every invalid file, is an error. The
+// error never carries home's absolute path.
+func Load(home string) (*Config, error) {
+	f, err := os.Open(filepath.Join(home, ConfigFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot open", ConfigFile)
+	}
+	defer f.Close()
+	c, err := Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ConfigFile, err)
+	}
+	return c, nil
+}
+
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
+
+// Parse decodes and validates one configuration document from r, reading at
+// most MaxConfigBytes.
+func Parse(r io.Reader) (*Config, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
+	if err != nil {
+		return nil, errors.New("cannot read configuration")
+	}
+	if len(b) > MaxConfigBytes {
+		return nil, fmt.Errorf("configuration exceeds %d bytes", MaxConfigBytes)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var raw rawConfig
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return Default(), nil
+		}
+		return nil, yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("configuration holds more than one YAML document")
+	}
+	return validate(raw)
+}
+
+// yamlError rewrites yaml.v3's messages so that an unknown key is named as a
+// key, not as a Go struct field.
+func yamlError(err error) error {
+	msg := err.Error()
+	if m := unknownField.FindAllStringSubmatch(msg, -1); m != nil {
+		parts := make([]string, len(m))
+		for i, sm := range m {
+			parts[i] = fmt.Sprintf("line %s: unknown key %q", sm[1], sm[2])
+		}
+		return errors.New(strings.Join(parts, "; "))
+	}
+	return errors.New(strings.TrimPrefix(msg, "yaml: "))
+}
+
+func validate(raw rawConfig) (*Config, error) {
+	c := Default()
+	if raw.Remote != nil {
+		for _, s := range raw.Remote.Allow {
+			a, err := ParseAdmission(s)
+			if err != nil {
+				return nil, fmt.Errorf("remote.allow: %w", err)
+			}
+			c.remote.allow = append(c.remote.allow, a)
+		}
+		if raw.Remote.MaxRedirects != nil {
+			n := *raw.Remote.MaxRedirects
+			if n <= 0 {
+				return nil, fmt.Errorf("remote.max_redirects must be positive, got %d", n)
+			}
+			c.remote.maxRedirects = n
+		}
+	}
+	for name, re := range raw.Extensions {
+		if err := checkExtensionName(name); err != nil {
+			return nil, err
+		}
+		if len(re.Paths) == 0 {
+			return nil, fmt.Errorf("extensions.%s.paths: must list at least one prefix (an empty grant is spelled by removing the extension)", name)
+		}
+		var e Extension
+		for _, s := range re.Paths {
+			p, err := parsePrefix(s)
+			if err != nil {
+				return nil, fmt.Errorf("extensions.%s.paths: %q: %w", name, s, err)
+			}
+			e.paths = append(e.paths, p)
+		}
+		c.extensions[name] = e
+	}
+	return c, nil
+}
+
+// checkExtensionName refuses names that could not be an extension's
+// directory name: empty, or holding a separator, whitespace or control byte.
+func checkExtensionName(name string) error {
+	if name == "" || name == "." || name == ".." {
+		return fmt.Errorf("extensions: %q is not an extension name", name)
+	}
+	for _, r := range name {
+		if r == '/' || r == '\\' || r <= ' ' || r == 0x7f {
+			return fmt.Errorf("extensions: %q is not an extension name", name)
+		}
+	}
+	return nil
+}
+
+// parsePrefix accepts a root-relative path, optionally ending in "/" to say
+// "this directory" (".claude/").
+func parsePrefix(s string) (pathrule.Path, error) {
+	return pathrule.Parse(strings.TrimSuffix(s, "/"))
+}

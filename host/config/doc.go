@@ -1,0 +1,18 @@
+// Package config reads the host's own configuration, $LOLA_HOME/config.yaml:
+// the operator's remote policy (re-admitted destinations, redirect depth) and
+// the user's narrowing of extensions' path grants.
+//
+// Guarantees:
+//   - Decoding is strict: an unknown key anywhere is refused, naming the key;
+//     a document with more than one YAML document, or a value of the wrong
+//     type, is refused.
+//   - A *Config exists only after validation: every admission is a valid CIDR
+//     (optionally with a port), every limit is positive, every path prefix is
+//     root-relative. An absent key takes its documented default; an explicit
+//     zero or negative limit is an error, never "unlimited".
+//   - Nothing an extension declares is read here: this file is the operator's.
+//
+// Non-guarantees: the package does not check file ownership or mode of
+// config.yaml (it carries no secret); credentials live in a separate file,
+// read by host/remote, which does.
+package config
