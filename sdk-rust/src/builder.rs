@@ -1,0 +1,241 @@
+//! The plan builder. It refuses in the guest what the host refuses
+//! lexically, so an author sees the error while authoring; the host checks
+//! everything again and is the only authority.
+
+use crate::types::{Intent, Plan, PROTOCOL};
+use crate::Error;
+use std::collections::BTreeMap;
+
+/// Accumulates the intents of one plan.
+#[derive(Debug, Default, Clone)]
+pub struct PlanBuilder {
+    intents: Vec<Intent>,
+}
+
+impl PlanBuilder {
+    /// An empty plan.
+    pub fn new() -> Self {
+        PlanBuilder {
+            intents: Vec::new(),
+        }
+    }
+
+    /// Writes UTF-8 text at `path`.
+    pub fn write(&mut self, path: &str, content: &str) -> Result<&mut Self, Error> {
+        check_path(path)?;
+        self.intents.push(Intent::Write {
+            path: path.to_string(),
+            content: content.to_string(),
+            encoding: String::new(),
+            executable: false,
+        });
+        Ok(self)
+    }
+
+    /// Writes arbitrary bytes at `path` (carried as base64).
+    pub fn write_bytes(
+        &mut self,
+        path: &str,
+        content: &[u8],
+        executable: bool,
+    ) -> Result<&mut Self, Error> {
+        check_path(path)?;
+        self.intents.push(Intent::Write {
+            path: path.to_string(),
+            content: crate::base64::encode(content),
+            encoding: "base64".to_string(),
+            executable,
+        });
+        Ok(self)
+    }
+
+    /// Deletes the file or subtree at `path`; a missing path is a no-op.
+    pub fn delete(&mut self, path: &str) -> Result<&mut Self, Error> {
+        check_path(path)?;
+        self.intents.push(Intent::Delete {
+            path: path.to_string(),
+        });
+        Ok(self)
+    }
+
+    /// Moves `from` to `to`.
+    pub fn rename(&mut self, from: &str, to: &str) -> Result<&mut Self, Error> {
+        check_path(from)?;
+        check_path(to)?;
+        self.intents.push(Intent::Rename {
+            from: from.to_string(),
+            to: to.to_string(),
+        });
+        Ok(self)
+    }
+
+    /// Asks the host to GET `url` over https into `dest`. The extension
+    /// never sees the response.
+    pub fn fetch(
+        &mut self,
+        url: &str,
+        dest: &str,
+        headers: BTreeMap<String, String>,
+    ) -> Result<&mut Self, Error> {
+        if !url.starts_with("https://") {
+            return Err(Error::new(
+                "remote.scheme",
+                format!("fetch {:?}: only https is allowed", url),
+            ));
+        }
+        check_path(dest)?;
+        self.intents.push(Intent::Fetch {
+            url: url.to_string(),
+            dest: dest.to_string(),
+            method: "GET".to_string(),
+            headers,
+        });
+        Ok(self)
+    }
+
+    /// Asks the host to clone `url` (https or ssh) into `dest`.
+    pub fn clone_repo(
+        &mut self,
+        url: &str,
+        dest: &str,
+        git_ref: &str,
+        depth: u32,
+    ) -> Result<&mut Self, Error> {
+        if !(url.starts_with("https://") || url.starts_with("ssh://")) {
+            return Err(Error::new(
+                "remote.scheme",
+                format!("clone {:?}: only https and ssh are allowed", url),
+            ));
+        }
+        check_path(dest)?;
+        self.intents.push(Intent::Clone {
+            url: url.to_string(),
+            dest: dest.to_string(),
+            git_ref: git_ref.to_string(),
+            depth,
+        });
+        Ok(self)
+    }
+
+    /// The number of intents so far.
+    pub fn len(&self) -> usize {
+        self.intents.len()
+    }
+
+    /// Whether no intent was added.
+    pub fn is_empty(&self) -> bool {
+        self.intents.is_empty()
+    }
+
+    /// The finished plan.
+    pub fn build(self) -> Plan {
+        Plan {
+            protocol: PROTOCOL,
+            intents: self.intents,
+        }
+    }
+}
+
+const RESERVED: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"];
+
+/// Checks `p` against the root-relative path vocabulary's lexical rules.
+pub fn check_path(p: &str) -> Result<(), Error> {
+    let bad =
+        |rule: &'static str, why: &str| Err(Error::new(rule, format!("path {:?}: {}", p, why)));
+    if p.is_empty() {
+        return bad("path.invalid", "empty path");
+    }
+    let b = p.as_bytes();
+    if b[0] == b'/' || b[0] == b'\\' || (b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic())
+    {
+        return bad("path.absolute", "absolute path");
+    }
+    for comp in p.split('/') {
+        if comp == ".." {
+            return bad("path.traversal", "'..' component");
+        }
+        if comp.is_empty() || comp == "." {
+            return bad("path.invalid", "empty or '.' component");
+        }
+        if comp
+            .chars()
+            .any(|c| c.is_control() || "\\<>:\"|?*".contains(c))
+        {
+            return bad("path.invalid", "a character Windows forbids");
+        }
+        if comp.ends_with('.') || comp.ends_with(' ') {
+            return bad("path.invalid", "trailing dot or space");
+        }
+        let stem = comp.split('.').next().unwrap_or("").to_ascii_uppercase();
+        let numbered = (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.len() == 4
+            && matches!(stem.as_bytes()[3], b'1'..=b'9');
+        let superscript = (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && ["\u{b9}", "\u{b2}", "\u{b3}"]
+                .iter()
+                .any(|s| stem[3..] == **s);
+        if RESERVED.contains(&stem.as_str()) || numbered || superscript {
+            return bad("path.invalid", "a Windows reserved device name");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_the_host_refuses_lexically() {
+        let cases = [
+            ("/etc/passwd", "path.absolute"),
+            ("\\x", "path.absolute"),
+            ("C:\\x", "path.absolute"),
+            ("a/../b", "path.traversal"),
+            ("..", "path.traversal"),
+            ("", "path.invalid"),
+            ("a//b", "path.invalid"),
+            ("a/./b", "path.invalid"),
+            ("a/", "path.invalid"),
+            ("a\\b", "path.invalid"),
+            ("nul.txt", "path.invalid"),
+            ("COM1", "path.invalid"),
+            ("lpt\u{b9}", "path.invalid"),
+            ("a.", "path.invalid"),
+            ("a:b", "path.absolute"),
+            ("ab:c", "path.invalid"),
+        ];
+        for (p, rule) in cases {
+            let err = check_path(p).expect_err(p);
+            assert_eq!(err.rule, rule, "{:?}", p);
+        }
+        for ok in [
+            "com0",
+            "comm",
+            "conout.c",
+            "lptN",
+            "dollar$",
+            "skills/foo/SKILL.md",
+            "é/ß",
+        ] {
+            check_path(ok).unwrap();
+        }
+    }
+
+    #[test]
+    fn fetch_is_https_get_only() {
+        let mut p = PlanBuilder::new();
+        assert_eq!(
+            p.fetch("http://x.org/a", "a", BTreeMap::new())
+                .unwrap_err()
+                .rule,
+            "remote.scheme"
+        );
+        p.fetch("https://x.org/a", "a", BTreeMap::new()).unwrap();
+        let json = serde_json::to_string(&p.build()).unwrap();
+        assert_eq!(
+            json,
+            r#"{"protocol":1,"intents":[{"op":"fetch","url":"https://x.org/a","dest":"a","method":"GET"}]}"#
+        );
+    }
+}

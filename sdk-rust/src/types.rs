@@ -1,0 +1,115 @@
+//! The protocol types, mirroring the Go `schema` package field for field and
+//! in the same order, so that a plan serializes to the same bytes whatever
+//! language emitted it.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The protocol version carried by every request and plan.
+pub const PROTOCOL: i64 = 1;
+
+/// The value `lola_abi_version` returns for the ABI this crate implements.
+pub const ABI_VERSION: i32 = 1;
+
+/// Everything an extension may know. It never carries a host absolute path.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+pub struct Request {
+    pub protocol: i64,
+    pub operation: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub assistant: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scope: String,
+    #[serde(default)]
+    pub modules: Vec<Module>,
+}
+
+/// One module of the request, with its files.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+pub struct Module {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    #[serde(default)]
+    pub files: Vec<File>,
+}
+
+/// One file of a module, at a path relative to the module's root.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+pub struct File {
+    pub path: String,
+    pub content: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub encoding: String,
+}
+
+/// What an extension returns: a set of intents the host applies atomically.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub protocol: i64,
+    pub intents: Vec<Intent>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One intent. On the wire it is an object whose `op` member comes first.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum Intent {
+    Write {
+        path: String,
+        content: String,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        encoding: String,
+        #[serde(skip_serializing_if = "is_false")]
+        executable: bool,
+    },
+    Delete {
+        path: String,
+    },
+    Rename {
+        from: String,
+        to: String,
+    },
+    Fetch {
+        url: String,
+        dest: String,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        method: String,
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        headers: BTreeMap<String, String>,
+    },
+    Clone {
+        url: String,
+        dest: String,
+        #[serde(rename = "ref", skip_serializing_if = "String::is_empty")]
+        git_ref: String,
+        #[serde(skip_serializing_if = "is_zero")]
+        depth: u32,
+    },
+}
+
+impl File {
+    /// The file's bytes, decoding base64 content.
+    pub fn bytes(&self) -> Result<Vec<u8>, crate::Error> {
+        match self.encoding.as_str() {
+            "" | "utf8" => Ok(self.content.as_bytes().to_vec()),
+            "base64" => crate::base64::decode(&self.content).ok_or_else(|| {
+                crate::Error::new(
+                    "plan.encoding",
+                    format!("file {:?}: content is not valid base64", self.path),
+                )
+            }),
+            other => Err(crate::Error::new(
+                "plan.encoding",
+                format!("file {:?}: unknown encoding {:?}", self.path, other),
+            )),
+        }
+    }
+}
