@@ -49,6 +49,32 @@ impl PlanBuilder {
         Ok(self)
     }
 
+    /// Writes a request file's content at `path` in the file's own encoding,
+    /// without decoding it (base64 stays base64, byte for byte).
+    pub fn write_file(&mut self, path: &str, file: &crate::File) -> Result<&mut Self, Error> {
+        check_path(path)?;
+        let encoding = match file.encoding.as_str() {
+            "" | "utf8" => String::new(),
+            "base64" => {
+                file.bytes()?;
+                "base64".to_string()
+            }
+            other => {
+                return Err(Error::new(
+                    "plan.encoding",
+                    format!("file {:?}: unknown encoding {:?}", file.path, other),
+                ))
+            }
+        };
+        self.intents.push(Intent::Write {
+            path: path.to_string(),
+            content: file.content.clone(),
+            encoding,
+            executable: false,
+        });
+        Ok(self)
+    }
+
     /// Deletes the file or subtree at `path`; a missing path is a no-op.
     pub fn delete(&mut self, path: &str) -> Result<&mut Self, Error> {
         check_path(path)?;
