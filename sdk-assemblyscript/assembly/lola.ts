@@ -1,0 +1,239 @@
+// Guest SDK for Lola extensions in AssemblyScript.
+//
+// An extension registers one handler that turns a Request into intents on a
+// PlanBuilder; it never performs an effect. The entry file re-exports the
+// five ABI functions from here and is built twice from one source:
+//   tier 1: asc --transform json-as --exportStart _initialize
+//           --use abort=assembly/lola/lolaAbort  (zero imports: no WASI)
+//   tier 2: wasm2c on that module, compiled with gcc and native/main.c.
+//
+// Errors: AssemblyScript has no exceptions. A builder call the host would
+// refuse records the error (rule and detail) and makes lola_run return 2;
+// a request that is not valid JSON traps inside json-as, which the host
+// reports as a trap. Memory: the request buffer from lola_alloc stays valid
+// for the call; the plan buffer stays valid until the next lola_run or the
+// instance is discarded. Both are held by globals, so the GC keeps them.
+import { JSON } from "json-as";
+
+export const ABI_VERSION: i32 = 1;
+export const PROTOCOL: i32 = 1;
+
+export const STATUS_OK: i32 = 0;
+export const STATUS_BAD_REQUEST: i32 = 1;
+export const STATUS_HANDLER_ERROR: i32 = 2;
+export const STATUS_NO_HANDLER: i32 = 4;
+
+@json
+export class File {
+  path: string = "";
+  content: string = "";
+  @optional
+  encoding: string = "";
+}
+
+@json
+export class Module {
+  name: string = "";
+  @optional
+  version: string = "";
+  @optional
+  files: File[] = [];
+}
+
+@json
+export class Request {
+  protocol: i32 = 0;
+  operation: string = "";
+  @optional
+  assistant: string = "";
+  @optional
+  scope: string = "";
+  @optional
+  modules: Module[] = [];
+}
+
+// quote renders s as a JSON string with the minimal escaping every SDK
+// shares: quote, backslash, and control characters; nothing else.
+export function quote(s: string): string {
+  let out = '"';
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let esc = "";
+    if (c == 0x22) esc = '\\"';
+    else if (c == 0x5c) esc = "\\\\";
+    else if (c == 0x0a) esc = "\\n";
+    else if (c == 0x0d) esc = "\\r";
+    else if (c == 0x09) esc = "\\t";
+    else if (c == 0x08) esc = "\\b";
+    else if (c == 0x0c) esc = "\\f";
+    else if (c < 0x20) esc = "\\u00" + (c < 0x10 ? "0" : "") + c.toString(16);
+    if (esc.length > 0) {
+      out += s.substring(run, i) + esc;
+      run = i + 1;
+    }
+  }
+  return out + s.substring(run) + '"';
+}
+
+function member(name: string, value: string): string {
+  return ',"' + name + '":' + quote(value);
+}
+
+// PlanBuilder accumulates intents as serialized JSON objects, in order,
+// each with "op" first and members in the protocol's field order.
+export class PlanBuilder {
+  intents: string[] = [];
+  // The first refusal, spelled "rule: detail"; "" while none.
+  error: string = "";
+
+  private refuse(rule: string, detail: string): bool {
+    if (this.error == "") this.error = rule + ": " + detail;
+    return false;
+  }
+
+  private ok(path: string): bool {
+    const why = checkPath(path);
+    if (why == "") return this.error == "";
+    const colon = why.indexOf(":");
+    return this.refuse(why.substring(0, colon), why.substring(colon + 2));
+  }
+
+  write(path: string, content: string): bool {
+    if (!this.ok(path)) return false;
+    this.intents.push('{"op":"write"' + member("path", path) + member("content", content) + "}");
+    return true;
+  }
+
+  // Writes a request file at path in the file's own encoding, unchanged.
+  writeFile(path: string, f: File): bool {
+    if (!this.ok(path)) return false;
+    if (f.encoding != "" && f.encoding != "utf8" && f.encoding != "base64") {
+      return this.refuse("plan.encoding", "unknown encoding " + f.encoding);
+    }
+    const enc = f.encoding == "base64" ? member("encoding", "base64") : "";
+    this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + "}");
+    return true;
+  }
+
+  delete(path: string): bool {
+    if (!this.ok(path)) return false;
+    this.intents.push('{"op":"delete"' + member("path", path) + "}");
+    return true;
+  }
+
+  rename(from: string, to: string): bool {
+    if (!this.ok(from) || !this.ok(to)) return false;
+    this.intents.push('{"op":"rename"' + member("from", from) + member("to", to) + "}");
+    return true;
+  }
+
+  fetch(url: string, dest: string): bool {
+    if (!url.startsWith("https://")) return this.refuse("remote.scheme", "fetch is https only");
+    if (!this.ok(dest)) return false;
+    this.intents.push('{"op":"fetch"' + member("url", url) + member("dest", dest) + member("method", "GET") + "}");
+    return true;
+  }
+
+  clone(url: string, dest: string, ref: string, depth: i32): bool {
+    if (!url.startsWith("https://") && !url.startsWith("ssh://")) {
+      return this.refuse("remote.scheme", "clone is https or ssh only");
+    }
+    if (!this.ok(dest)) return false;
+    let tail = ref != "" ? member("ref", ref) : "";
+    if (depth > 0) tail += ',"depth":' + depth.toString();
+    this.intents.push('{"op":"clone"' + member("url", url) + member("dest", dest) + tail + "}");
+    return true;
+  }
+
+  toJSON(): string {
+    return '{"protocol":1,"intents":[' + this.intents.join(",") + "]}";
+  }
+}
+
+const FORBIDDEN = '\\<>:"|?*';
+
+function reserved(comp: string): bool {
+  const dot = comp.indexOf(".");
+  const stem = (dot < 0 ? comp : comp.substring(0, dot)).toUpperCase();
+  if (stem == "CON" || stem == "PRN" || stem == "AUX" || stem == "NUL" || stem == "CONIN$" || stem == "CONOUT$") return true;
+  if ((stem.startsWith("COM") || stem.startsWith("LPT")) && stem.length == 4) {
+    const c = stem.charCodeAt(3);
+    return (c >= 0x31 && c <= 0x39) || c == 0xb9 || c == 0xb2 || c == 0xb3;
+  }
+  return false;
+}
+
+// checkPath returns "" for a path the host's lexical rules accept, or
+// "rule: detail" naming the rule it breaks.
+export function checkPath(p: string): string {
+  if (p.length == 0) return "path.invalid: empty path";
+  const c0 = p.charCodeAt(0);
+  const isLetter = (c0 >= 0x41 && c0 <= 0x5a) || (c0 >= 0x61 && c0 <= 0x7a);
+  if (c0 == 0x2f || c0 == 0x5c || (p.length >= 2 && isLetter && p.charCodeAt(1) == 0x3a)) {
+    return "path.absolute: " + p;
+  }
+  const comps = p.split("/");
+  for (let i = 0; i < comps.length; i++) {
+    const c = comps[i];
+    if (c == "..") return "path.traversal: " + p;
+    if (c.length == 0 || c == ".") return "path.invalid: empty or '.' component in " + p;
+    for (let j = 0; j < c.length; j++) {
+      const ch = c.charCodeAt(j);
+      if (ch < 0x20 || ch == 0x7f || FORBIDDEN.indexOf(c.charAt(j)) >= 0) {
+        return "path.invalid: a character Windows forbids in " + p;
+      }
+    }
+    const last = c.charCodeAt(c.length - 1);
+    if (last == 0x2e || last == 0x20) return "path.invalid: trailing dot or space in " + p;
+    if (reserved(c)) return "path.invalid: a Windows reserved device name in " + p;
+  }
+  return "";
+}
+
+let handler: ((req: Request, plan: PlanBuilder) => void) | null = null;
+let requestBuf = new ArrayBuffer(0);
+let planBuf = new ArrayBuffer(0);
+
+// register installs the extension's handler; call it at the entry file's top level.
+export function register(h: (req: Request, plan: PlanBuilder) => void): void {
+  handler = h;
+}
+
+// lolaAbort traps: with --use abort=assembly/lola/lolaAbort the module
+// imports nothing, and an abort is a trap the host reports.
+export function lolaAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
+  unreachable();
+}
+
+export function lola_abi_version(): i32 {
+  return ABI_VERSION;
+}
+
+export function lola_alloc(size: i32): usize {
+  requestBuf = new ArrayBuffer(size < 0 ? 0 : size);
+  return changetype<usize>(requestBuf);
+}
+
+export function lola_run(ptr: usize, len: i32): i32 {
+  planBuf = new ArrayBuffer(0);
+  if (ptr != changetype<usize>(requestBuf) || len < 0 || len > requestBuf.byteLength) return STATUS_BAD_REQUEST;
+  if (handler == null) return STATUS_NO_HANDLER;
+  const req = JSON.parse<Request>(String.UTF8.decodeUnsafe(ptr, <usize>len));
+  requestBuf = new ArrayBuffer(0);
+  if (req.protocol != PROTOCOL) return STATUS_BAD_REQUEST;
+  const plan = new PlanBuilder();
+  const h = handler!;
+  h(req, plan);
+  if (plan.error != "") return STATUS_HANDLER_ERROR;
+  planBuf = String.UTF8.encode(plan.toJSON());
+  return STATUS_OK;
+}
+
+export function lola_plan_ptr(): usize {
+  return changetype<usize>(planBuf);
+}
+
+export function lola_plan_len(): i32 {
+  return planBuf.byteLength;
+}

@@ -1,0 +1,92 @@
+/*
+ * Tier 2 for AssemblyScript extensions: the tier-1 module translated to C by
+ * wasm2c (`wasm2c ext.wasm -n lola -o lola.c`) and driven through the same
+ * five exports the shim calls, over stdin and stdout. The plan bytes are the
+ * module's own, so both tiers emit identical plans by construction.
+ *
+ * Exit status: lola_run's status (1 bad request, 2 handler error, 4 no
+ * handler); 70 when the module traps (wasm2c's trap becomes a diagnostic);
+ * 71 on an ABI version mismatch; 74 on an I/O error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lola.h"
+#include "wasm-rt-impl.h"
+
+#define ABI_VERSION 1
+
+static unsigned char *read_all(FILE *in, size_t *len) {
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *buf = malloc(cap);
+	if (buf == NULL) return NULL;
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, in);
+		n += got;
+		if (got == 0) break;
+		if (n == cap) {
+			unsigned char *bigger = realloc(buf, cap * 2);
+			if (bigger == NULL) { free(buf); return NULL; }
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	if (ferror(in)) { free(buf); return NULL; }
+	*len = n;
+	return buf;
+}
+
+int main(void) {
+	size_t len = 0;
+	unsigned char *req = read_all(stdin, &len);
+	if (req == NULL || len > 0x7fffffff) {
+		fputs("reading the request failed\n", stderr);
+		return 74;
+	}
+	wasm_rt_init();
+	Z_lola_init_module();
+	Z_lola_instance_t inst;
+	Z_lola_instantiate(&inst);
+
+	wasm_rt_trap_t trap = wasm_rt_impl_try();
+	if (trap != WASM_RT_TRAP_NONE) {
+		fprintf(stderr, "module trapped: %s\n", wasm_rt_strerror(trap));
+		return 70;
+	}
+	Z_lolaZ__initialize(&inst);
+	u32 abi = Z_lolaZ_lola_abi_version(&inst);
+	if (abi != ABI_VERSION) {
+		fprintf(stderr, "abi-version-mismatch: module %u, host %d\n", abi, ABI_VERSION);
+		return 71;
+	}
+	u32 ptr = Z_lolaZ_lola_alloc(&inst, (u32)len);
+	wasm_rt_memory_t *mem = Z_lolaZ_memory(&inst);
+	if ((u64)ptr + len > mem->size) {
+		fputs("lola_alloc returned a buffer outside memory\n", stderr);
+		return 70;
+	}
+	memcpy(mem->data + ptr, req, len);
+	free(req);
+	u32 status = Z_lolaZ_lola_run(&inst, ptr, (u32)len);
+	if (status != 0) {
+		fprintf(stderr, "guest-status-%u\n", status);
+		return (int)status;
+	}
+	u32 pptr = Z_lolaZ_lola_plan_ptr(&inst);
+	u32 plen = Z_lolaZ_lola_plan_len(&inst);
+	mem = Z_lolaZ_memory(&inst);
+	if ((u64)pptr + plen > mem->size) {
+		fputs("plan-out-of-bounds\n", stderr);
+		return 70;
+	}
+	if (plen == 0) {
+		fputs("{\"protocol\":1,\"intents\":[]}", stdout);
+	} else if (fwrite(mem->data + pptr, 1, plen, stdout) != plen) {
+		return 74;
+	}
+	if (fflush(stdout) != 0) return 74;
+	Z_lola_free(&inst);
+	wasm_rt_free();
+	return 0;
+}
