@@ -1,0 +1,186 @@
+package pathrule
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// entry is one touched path of one intent.
+type entry struct {
+	intent int
+	op     schema.Op
+	slot   uint8  // index into the intent's Paths
+	field  string // wire name: path, from, to, dest
+	path   Path
+	keys   []string // per-component keys under the relation
+	pos    int      // position in the entries slice
+}
+
+// isSource reports whether e is a rename's from: the one kind of path a
+// delete never excuses, since the delete would remove what the rename reads.
+func (e *entry) isSource() bool { return e.op == schema.OpRename && e.slot == 0 }
+
+func (e *entry) isDelete() bool { return e.op == schema.OpDelete }
+
+// keyer computes per-component keys, computing each distinct component's key
+// once: plans repeat components ("skills", "SKILL.md") far more than they
+// vary them.
+type keyer struct {
+	eq    Equality
+	cache map[string]string
+}
+
+func (k *keyer) keys(p Path) []string {
+	out := make([]string, len(p.comps))
+	for i, c := range p.comps {
+		key, ok := k.cache[c]
+		if !ok {
+			key = k.eq.Key(c)
+			k.cache[c] = key
+		}
+		out[i] = key
+	}
+	return out
+}
+
+// compareKeys orders key sequences component by component, a sequence
+// before every sequence it is a proper prefix of. Sorted this way, the
+// paths at or beneath a path form one run starting at it.
+func compareKeys(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if c := strings.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// isPrefix reports whether a is a prefix of (or equal to) b.
+func isPrefix(a, b []string) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// node is the run of entries that are one path under the relation, split by
+// how the conflict rules treat them.
+type node struct {
+	keys    []string
+	depth   int
+	deletes []*entry // a delete's path: excuses what is at or beneath it
+	sources []*entry // a rename's from: excused by nothing
+	others  []*entry // write, fetch, clone paths and a rename's to
+	// shallowestDelete is the depth of the shallowest delete at or above
+	// this node (0 when none): where an excused path's deleted prefix ends.
+	shallowestDelete int
+}
+
+// sweep finds every conflict among entries (up to MaxReportedConflicts),
+// adding each to set, and returns for each entry its excused-prefix length.
+//
+// Entries are sorted by their keys; equal keys form a node, and the nodes at
+// or beneath a node follow it contiguously, so a stack of the current
+// node's ancestors is all that one node must be judged against. Each pair a
+// loop visits is a conflict, except for the constant work per stack frame,
+// so the cost is the sort plus the total number of components plus the
+// conflicts reported.
+func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
+	kr := keyer{eq: eq, cache: make(map[string]string)}
+	for i := range entries {
+		entries[i].keys = kr.keys(entries[i].path)
+		entries[i].pos = i
+	}
+	order := make([]*entry, len(entries))
+	for i := range entries {
+		order[i] = &entries[i]
+	}
+	slices.SortFunc(order, func(a, b *entry) int {
+		if c := compareKeys(a.keys, b.keys); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.path.s, b.path.s); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.intent, b.intent); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot, b.slot)
+	})
+
+	r := reporter{eq: eq, set: set, seen: make(map[pairKey]bool)}
+	excused := make([]int, len(entries))
+	var stack []*node
+	for lo := 0; lo < len(order) && !r.full(); {
+		hi := lo + 1
+		for hi < len(order) && compareKeys(order[lo].keys, order[hi].keys) == 0 {
+			hi++
+		}
+		n := &node{keys: order[lo].keys, depth: len(order[lo].keys)}
+		for _, e := range order[lo:hi] {
+			switch {
+			case e.isDelete():
+				n.deletes = append(n.deletes, e)
+			case e.isSource():
+				n.sources = append(n.sources, e)
+			default:
+				n.others = append(n.others, e)
+			}
+		}
+		for len(stack) > 0 && !isPrefix(stack[len(stack)-1].keys, order[lo].keys) {
+			stack = stack[:len(stack)-1]
+		}
+
+		// Same path. Deletes excuse every other kind here but sources.
+		r.allPairs(n.sources, n.others, schema.RuleConflictSamePath)
+		r.cross(n.deletes, n.sources, schema.RuleConflictSamePath)
+		// Beneath an ancestor: a non-delete ancestor conflicts with
+		// everything here; a delete ancestor only with sources.
+		for _, a := range stack {
+			for _, group := range [][]*entry{a.sources, a.others} {
+				r.cross(group, n.deletes, schema.RuleConflictNested)
+				r.cross(group, n.sources, schema.RuleConflictNested)
+				r.cross(group, n.others, schema.RuleConflictNested)
+			}
+			r.cross(a.deletes, n.sources, schema.RuleConflictNested)
+		}
+
+		if len(stack) > 0 {
+			n.shallowestDelete = stack[len(stack)-1].shallowestDelete
+		}
+		for _, e := range order[lo:hi] {
+			k := n.shallowestDelete
+			if k == 0 && n.hasOtherDelete(e) {
+				k = n.depth
+			}
+			excused[e.pos] = k
+		}
+		if n.shallowestDelete == 0 && len(n.deletes) > 0 {
+			n.shallowestDelete = n.depth
+		}
+		stack = append(stack, n)
+		lo = hi
+	}
+	r.finish()
+	return excused
+}
+
+// hasOtherDelete reports whether a delete of another intent names this
+// node's path: e is then at that delete's path and excused by it.
+func (n *node) hasOtherDelete(e *entry) bool {
+	for _, d := range n.deletes {
+		if d.intent != e.intent {
+			return true
+		}
+	}
+	return false
+}

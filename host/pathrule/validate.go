@@ -1,0 +1,189 @@
+package pathrule
+
+import (
+	"errors"
+
+	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// MaxReportedConflicts bounds the conflict violations one rejection lists.
+// A plan can hold quadratically many conflicting pairs (n writes of one
+// path); listing them all would make the diagnostic, not the plan, the
+// problem. When the bound is reached the sweep stops and the last listed
+// violation says so; the verdict is exact either way. Path violations are at
+// most one per touched path and are always listed in full.
+const MaxReportedConflicts = 1000
+
+// Validated is the proof that a plan passed the path vocabulary and the
+// conflict rules under one equality relation, together with its apply
+// order. Only Validate constructs one; the executor consumes it.
+type Validated struct {
+	eq    Equality
+	steps []Step
+}
+
+// Equality is the relation the plan was validated under. An executor must
+// refuse to apply the plan to a filesystem whose relation differs.
+func (v *Validated) Equality() Equality { return v.eq }
+
+// Len is the number of intents, which is also the number of steps.
+func (v *Validated) Len() int { return len(v.steps) }
+
+// Steps returns a copy of the steps in apply order: every delete first,
+// ancestors before descendants under the relation; then every rename; then
+// every write, fetch and clone. Within a phase the order is a function of
+// the intents alone (their keys under the relation, then their bytes), so
+// every permutation of a plan's intents yields the same intents in the same
+// order.
+func (v *Validated) Steps() []Step {
+	out := make([]Step, len(v.steps))
+	for i, s := range v.steps {
+		out[i] = s.clone()
+	}
+	return out
+}
+
+// Step is one intent in apply order, with its parsed paths.
+type Step struct {
+	index   int
+	intent  schema.Intent
+	paths   []Path
+	excused []int
+}
+
+// Index is the intent's position in the plan as emitted; rejections, the
+// audit log and the rollback message name intents by it.
+func (s Step) Index() int { return s.index }
+
+// Op is the intent's kind.
+func (s Step) Op() schema.Op { return s.intent.Op() }
+
+// Intent returns a copy of the intent as decoded.
+func (s Step) Intent() schema.Intent { return copyIntent(s.intent) }
+
+// Paths returns the intent's touched paths, parsed, in the order of
+// schema.Intent.Paths: path or dest, or a rename's from then to.
+func (s Step) Paths() []Path { return append([]Path(nil), s.paths...) }
+
+// ExcusedPrefix says how path i of the step (an index into Paths) is to be
+// resolved. 0: the path is not excused by any delete and resolves against
+// the pre-plan tree like any other. k > 0: the path is, or lies beneath, the
+// path of a delete in this plan, and the shallowest such delete's path is
+// its first k components. Those k components (Path.Prefix(k)) are resolved
+// against the pre-plan tree; the components after them are not, because the
+// delete removes whatever is there: the executor resolves them after the
+// delete is staged, creating each as a directory itself. For a delete step
+// k can equal the path's length: another delete covers the same path (or an
+// ancestor, then k is smaller) and this one is the no-op that runs second.
+func (s Step) ExcusedPrefix(i int) int { return s.excused[i] }
+
+func (s Step) clone() Step {
+	s.intent = copyIntent(s.intent)
+	s.paths = append([]Path(nil), s.paths...)
+	s.excused = append([]int(nil), s.excused...)
+	return s
+}
+
+// Validate checks every touched path of p against the vocabulary and every
+// pair of touched paths against the conflict rules, under eq. It returns a
+// *Validated when nothing is violated, and otherwise a *rejection.Set holding
+// every path violation and the conflicts (up to MaxReportedConflicts), each
+// naming its intents by index and op. Conflicts are judged among the paths
+// that parsed, so a plan with a bad path still hears about its conflicts.
+//
+// The conflict rules, for touched paths of two intents (and for a rename's
+// own from and to, which must neither coincide nor nest):
+//   - conflict.same-path: they are the same path under eq;
+//   - conflict.nested: one lies beneath the other under eq;
+//
+// except that a path at or beneath the path of a delete does not conflict
+// with that delete unless it is a rename's from. The exception is between
+// the delete and that path only; two paths beneath one delete are still
+// judged against each other.
+func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
+	if p == nil {
+		return nil, errors.New("pathrule: nil plan")
+	}
+	if eq == nil {
+		return nil, errors.New("pathrule: nil equality relation")
+	}
+	intents := p.Intents()
+	var set rejection.Set
+	steps := make([]Step, len(intents))
+	var entries []entry
+	for i, in := range intents {
+		op := in.Op()
+		ref := rejection.IntentRef{Index: i, Op: op}
+		if op == "" {
+			set.Add(rejection.New(schema.RulePlanMalformed, "intent holds no single op", ref))
+			continue
+		}
+		raw := in.Paths()
+		st := Step{index: i, intent: in, paths: make([]Path, len(raw)), excused: make([]int, len(raw))}
+		for slot, s := range raw {
+			field := fieldName(op, slot)
+			path, err := Parse(s)
+			if err != nil {
+				v := err.(*rejection.Violation)
+				set.Add(rejection.New(v.Rule, field+": "+v.Detail, ref))
+				continue
+			}
+			st.paths[slot] = path
+			entries = append(entries, entry{intent: i, op: op, slot: uint8(slot), field: field, path: path})
+		}
+		steps[i] = st
+	}
+	excused := sweep(entries, eq, &set)
+	if err := set.Err(); err != nil {
+		return nil, err
+	}
+	for k, e := range entries {
+		steps[e.intent].excused[e.slot] = excused[k]
+	}
+	orderSteps(steps, eq)
+	return &Validated{eq: eq, steps: steps}, nil
+}
+
+// fieldName is the wire name of touched path slot of an op.
+func fieldName(op schema.Op, slot int) string {
+	switch op {
+	case schema.OpRename:
+		if slot == 0 {
+			return "from"
+		}
+		return "to"
+	case schema.OpFetch, schema.OpClone:
+		return "dest"
+	}
+	return "path"
+}
+
+// copyIntent is a deep copy, so a Step never shares a header map.
+func copyIntent(in schema.Intent) schema.Intent {
+	switch {
+	case in.Write != nil:
+		w := *in.Write
+		return schema.Intent{Write: &w}
+	case in.Delete != nil:
+		d := *in.Delete
+		return schema.Intent{Delete: &d}
+	case in.Rename != nil:
+		r := *in.Rename
+		return schema.Intent{Rename: &r}
+	case in.Fetch != nil:
+		f := *in.Fetch
+		if in.Fetch.Headers != nil {
+			f.Headers = make(map[string]string, len(in.Fetch.Headers))
+			for k, v := range in.Fetch.Headers {
+				f.Headers[k] = v
+			}
+		}
+		return schema.Intent{Fetch: &f}
+	case in.Clone != nil:
+		c := *in.Clone
+		return schema.Intent{Clone: &c}
+	}
+	return schema.Intent{}
+}
