@@ -1,0 +1,31 @@
+// Package fsroot resolves root-relative plan paths beneath one directory
+// descriptor, and performs the filesystem operations of an apply through
+// descriptors obtained that way.
+//
+// Guarantees:
+//   - The root is opened once (Open). Every path is resolved relative to that
+//     descriptor, never by joining strings onto the root's absolute name.
+//   - No symbolic link is followed, whether its target is inside the root or
+//     outside it; no mount point (Linux bind mount, another device) and no
+//     Windows reparse point of any kind (symlink, junction, mount point) is
+//     traversed. On Linux resolution is openat2 with RESOLVE_BENEATH |
+//     RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV; where openat2 is missing
+//     (ENOSYS) and on other Unix systems it is a component walk with
+//     O_NOFOLLOW | O_DIRECTORY and an fstat of every component, refusing a
+//     device change.
+//   - A *Dir is an open directory descriptor. Operations take a *Dir and a
+//     single component name (mkdirat, openat, renameat2, unlinkat), so what
+//     was validated is what is written: a component swapped for a symlink
+//     after resolution does not redirect an operation on a descriptor
+//     already held.
+//   - Refusals are *rejection.Violation values carrying path.symlink,
+//     path.cross-device, path.not-directory, path.reparse-point or
+//     path.traversal; their details name root-relative paths only.
+//
+// Non-guarantees: on Windows the operations after resolution are performed
+// by path under the resolved directory (the Win32 API offers no portable
+// *at family); the walk is repeated before each operation, which narrows but
+// does not close the race there. Atomic exchange is Linux (renameat2
+// RENAME_EXCHANGE) and macOS (renameatx_np RENAME_SWAP) only; callers fall
+// back when Exchange reports ErrUnsupported.
+package fsroot
