@@ -8,6 +8,13 @@ type Request struct {
 	Assistant string    `json:"assistant,omitempty"`
 	Scope     Scope     `json:"scope,omitempty" jsonschema:"enum=project,enum=user"`
 	Modules   []Module  `json:"modules"`
+	// Current holds, for a target that maintains a managed block inside a
+	// shared file (CLAUDE.md, GEMINI.md, AGENTS.md), that file's content as
+	// it is under the root now: the extension can read nothing itself, so
+	// the host hands over exactly the files the extension's manifest names
+	// as managed, and nothing else. A named file that does not exist is
+	// absent from the list.
+	Current []File `json:"current,omitempty"`
 }
 
 // Operation is what the host asks the extension to plan for.
