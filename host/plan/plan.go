@@ -2,16 +2,20 @@
 // bounds, into a *Plan: the proof that the bytes were a well-formed plan of
 // this protocol. Only this package constructs a *Plan.
 //
-// PROVISIONAL: this file fixes the API; the strict streaming decoder replaces
-// the body of Decode.
+// Decoding is strict, the opposite of encoding/json's leniency: duplicate
+// keys, unknown members at any level, invalid UTF-8, lone surrogates,
+// trailing data and wrong types are each refused with their own rule from
+// the closed vocabulary (schema.Rule), and every bound is enforced while
+// reading, not after. The package has no dependency outside the standard
+// library and the protocol types.
 package plan
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
-	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -42,13 +46,50 @@ func (l Limits) MaxBytes() int64 { return l.maxBytes }
 // MaxIntents is the intent-count bound.
 func (l Limits) MaxIntents() int { return l.maxIntents }
 
-// MaxField is the bound on one content field, in encoded bytes.
+// MaxField is the bound on any one string of the plan (a path, a content,
+// a URL, a header name or value), in bytes after JSON unescaping; for
+// base64 content that is the base64 text.
 func (l Limits) MaxField() int64 { return l.maxField }
 
 // Plan is a decoded plan. Its intents are exactly those on the wire, in
 // emission order; nothing about paths, conflicts or policy has been checked.
 type Plan struct {
 	intents []schema.Intent
+	dropped []DroppedHeader
+}
+
+// DroppedHeader is a fetch header the decoder removed: Index is the intent,
+// Name the header as spelled in the plan. Its value is not kept.
+type DroppedHeader struct {
+	Index int
+	Name  string
+}
+
+// DroppedHeaders returns the headers dropped from fetch intents
+// (Authorization, Cookie, Proxy-Authorization in any case), in plan order,
+// so the audit log can record the attempt. The slice is a copy.
+func (p *Plan) DroppedHeaders() []DroppedHeader {
+	if len(p.dropped) == 0 {
+		return nil
+	}
+	return append([]DroppedHeader(nil), p.dropped...)
+}
+
+// Body returns the decoded bytes of write intent i: the content itself for
+// utf8, the decoded bytes for base64. The slice is fresh on every call. It
+// is an error when i is out of range or intent i is not a write.
+func (p *Plan) Body(i int) ([]byte, error) {
+	if i < 0 || i >= len(p.intents) {
+		return nil, fmt.Errorf("plan: intent %d out of range (plan has %d)", i, len(p.intents))
+	}
+	w := p.intents[i].Write
+	if w == nil {
+		return nil, fmt.Errorf("plan: intent %d is %s, not write", i, p.intents[i].Op())
+	}
+	if w.Encoding == schema.EncodingBase64 {
+		return strictBase64.DecodeString(w.Content) // validated by Decode
+	}
+	return []byte(w.Content), nil
 }
 
 // Len is the number of intents.
@@ -93,20 +134,44 @@ func copyIntent(in schema.Intent) schema.Intent {
 	return schema.Intent{}
 }
 
-// Decode reads one plan from r within l. It stops reading as soon as a bound
-// is exceeded, so a caller reading a child's stdout can kill the child at
-// once. Every refusal is a *rejection.Violation naming its rule.
+// Decode reads one plan from r within l: one JSON object of the plan's
+// shape, followed only by whitespace up to end of input.
+//
+// Decode reads r incrementally and returns as soon as the input is refused:
+// it never reads past byte MaxBytes+1, stops within the offending string
+// once a field exceeds MaxField, and refuses the intent past MaxIntents
+// before reading it, so a caller reading a child's stdout can kill the child
+// at once. A refusal is a *rejection.Violation naming its rule (errors.Is
+// with rejection.Rule works); which rule is a function of the bytes alone,
+// never of how r chunks them. A failure of r itself is a *ReadError. Limits
+// that did not come from NewLimits or DefaultLimits are an error.
+//
+// The accepted plan's intents are exactly those on the wire, in order,
+// except that Authorization, Cookie and Proxy-Authorization fetch headers
+// are dropped (see DroppedHeaders) and an empty headers object reads as
+// none. Decode checks the plan's syntax, shape, bounds, encodings and the
+// lexical remote rules; paths, conflicts, capabilities and destinations are
+// other packages' rules.
 func Decode(r io.Reader, l Limits) (*Plan, error) {
-	b, err := io.ReadAll(io.LimitReader(r, l.maxBytes+1))
-	if err != nil {
+	if l.maxBytes <= 0 || l.maxIntents <= 0 || l.maxField <= 0 {
+		return nil, errors.New("plan: limits not built by NewLimits or DefaultLimits")
+	}
+	d := &decoder{src: newSource(r, l.maxBytes), lim: l, index: -1}
+	if err := d.decodePlan(); err != nil {
 		return nil, err
 	}
-	if int64(len(b)) > l.maxBytes {
-		return nil, rejection.New(schema.RulePlanTooLarge, fmt.Sprintf("plan exceeds %d bytes", l.maxBytes))
-	}
-	var p schema.Plan
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, rejection.New(schema.RulePlanMalformed, "not a plan")
-	}
-	return &Plan{intents: p.Intents}, nil
+	return &Plan{intents: d.intents, dropped: d.dropped}, nil
 }
+
+// ReadError is a failure of the reader Decode was given (not a property of
+// the plan): Offset is how many bytes had been consumed.
+type ReadError struct {
+	Offset int64
+	Err    error
+}
+
+func (e *ReadError) Error() string {
+	return "plan: reading at byte " + strconv.FormatInt(e.Offset, 10) + ": " + e.Err.Error()
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }

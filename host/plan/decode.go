@@ -1,0 +1,242 @@
+package plan
+
+import (
+	"io"
+	"strconv"
+
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// maxMemberName bounds a member name of the plan's own objects: longer than
+// any member the protocol defines, so a longer name is unknown and refused
+// without reading the rest of it.
+const maxMemberName = 32
+
+// MaxCloneDepth is the largest clone depth a plan may ask for. A larger one
+// is absurd (no history is that deep) and could not be represented on every
+// platform, so it is plan.malformed like a negative one.
+const MaxCloneDepth = 1<<31 - 1
+
+// decoder is the state of one Decode: the source, the bounds, and scratch
+// space reused across strings so that a plan costs one allocation per value
+// it keeps.
+type decoder struct {
+	src     *source
+	lim     Limits
+	key     []byte
+	val     []byte
+	scratch []byte // base64 validation
+	index   int    // intent being decoded, or -1 outside the intents array
+	op      schema.Op
+	intents []schema.Intent
+	dropped []DroppedHeader
+}
+
+// violation builds a rejection of rule; inside the intents array it names
+// the intent (and its op once known), and ctx names the member.
+func (d *decoder) violation(rule schema.Rule, ctx, what string) error {
+	detail := what
+	if ctx != "" && !(ctx == "intent" && d.index >= 0) {
+		detail = ctx + ": " + what
+	}
+	if d.index < 0 {
+		return rejection.New(rule, detail)
+	}
+	return rejection.New(rule, detail, rejection.IntentRef{Index: d.index, Op: d.op})
+}
+
+// nextKey reads the next member name of an object whose '{' is consumed:
+// first says no member has been read yet. It returns ok=false at the
+// closing brace, and otherwise the name (valid until the next read) with
+// the colon consumed. A name longer than limit is errOverLimit.
+func (d *decoder) nextKey(first bool, limit int64, ctx string) (key []byte, ok bool, err error) {
+	c, err := d.skipSpace(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if c == '}' {
+		d.src.pos++
+		return nil, false, nil
+	}
+	if !first {
+		if c != ',' {
+			return nil, false, d.malformed(ctx, "expected ',' or '}'")
+		}
+		d.src.pos++
+		if c, err = d.skipSpace(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	if c != '"' {
+		return nil, false, d.malformed(ctx, "expected a member name")
+	}
+	d.src.pos++
+	d.key, err = d.readString(d.key, limit, ctx+" member name")
+	if err != nil {
+		return nil, false, err
+	}
+	if err := d.expect(':', ctx, "':'"); err != nil {
+		return nil, false, err
+	}
+	return d.key, true, nil
+}
+
+// stringValue reads a string value of member ctx, capped at the field bound.
+func (d *decoder) stringValue(ctx string) (string, error) {
+	c, err := d.skipSpace(ctx)
+	if err != nil {
+		return "", err
+	}
+	if c != '"' {
+		return "", d.malformed(ctx, "expected a string")
+	}
+	d.src.pos++
+	d.val, err = d.readString(d.val, d.lim.maxField, ctx)
+	if err == errOverLimit {
+		return "", d.violation(schema.RulePlanFieldTooLarge, ctx, "longer than "+strconv.FormatInt(d.lim.maxField, 10)+" bytes")
+	}
+	if err != nil {
+		return "", err
+	}
+	return string(d.val), nil
+}
+
+// unknownMember refuses a member name the object does not define.
+func (d *decoder) unknownMember(ctx string, name []byte, err error) error {
+	if err == errOverLimit {
+		return d.violation(schema.RulePlanUnknownField, ctx, "member name longer than any the protocol defines")
+	}
+	return d.violation(schema.RulePlanUnknownField, ctx, "unknown member "+quote(name))
+}
+
+// decodePlan reads the top-level object and then insists on end of input.
+func (d *decoder) decodePlan() error {
+	const ctx = "plan"
+	if err := d.expect('{', ctx, "a JSON object"); err != nil {
+		return err
+	}
+	var haveProtocol, haveIntents bool
+	for first := true; ; first = false {
+		key, ok, err := d.nextKey(first, maxMemberName, ctx)
+		if err == errOverLimit {
+			return d.unknownMember(ctx, nil, err)
+		}
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "protocol":
+			if haveProtocol {
+				return d.violation(schema.RulePlanDuplicateKey, ctx, `member "protocol" named twice`)
+			}
+			haveProtocol = true
+			if err := d.protocol(); err != nil {
+				return err
+			}
+		case "intents":
+			if haveIntents {
+				return d.violation(schema.RulePlanDuplicateKey, ctx, `member "intents" named twice`)
+			}
+			haveIntents = true
+			if err := d.intentList(); err != nil {
+				return err
+			}
+		default:
+			return d.unknownMember(ctx, key, nil)
+		}
+	}
+	if !haveProtocol {
+		return d.violation(schema.RulePlanMissingField, ctx, `member "protocol" is required`)
+	}
+	if !haveIntents {
+		return d.violation(schema.RulePlanMissingField, ctx, `member "intents" is required`)
+	}
+	return d.endOfInput()
+}
+
+// endOfInput accepts only whitespace after the plan, up to end of input.
+func (d *decoder) endOfInput() error {
+	s := d.src
+	for {
+		for s.pos < s.end {
+			switch s.buf[s.pos] {
+			case ' ', '\t', '\n', '\r':
+				s.pos++
+			default:
+				return d.malformed("plan", "trailing data after the plan object")
+			}
+		}
+		err := s.fill()
+		if err == io.EOF {
+			return nil // end of input: the only acceptable ending
+		}
+		if err != nil {
+			return d.eofOr(err, "plan")
+		}
+	}
+}
+
+func (d *decoder) protocol() error {
+	const ctx = `member "protocol"`
+	c, err := d.skipSpace(ctx)
+	if err != nil {
+		return err
+	}
+	if c != '-' && (c < '0' || c > '9') {
+		return d.malformed(ctx, "expected an integer")
+	}
+	v, err := d.readInt(ctx)
+	if err != nil {
+		return err
+	}
+	if v != schema.Protocol {
+		return d.violation(schema.RulePlanProtocol, ctx, "version "+strconv.FormatInt(v, 10)+" is not "+strconv.Itoa(schema.Protocol))
+	}
+	return nil
+}
+
+// intentList reads the intents array, refusing the element that would
+// exceed the intent bound before reading any of it.
+func (d *decoder) intentList() error {
+	const ctx = `member "intents"`
+	if err := d.expect('[', ctx, "an array"); err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		c, err := d.skipSpace(ctx)
+		if err != nil {
+			return err
+		}
+		if c == ']' {
+			d.src.pos++
+			return nil
+		}
+		if n > 0 {
+			if c != ',' {
+				return d.malformed(ctx, "expected ',' or ']'")
+			}
+			d.src.pos++
+			if c, err = d.skipSpace(ctx); err != nil {
+				return err
+			}
+		}
+		if n == d.lim.maxIntents {
+			return d.violation(schema.RulePlanTooManyIntents, ctx, "more than "+strconv.Itoa(d.lim.maxIntents)+" intents")
+		}
+		if c != '{' {
+			return d.malformed(ctx, "expected an intent object")
+		}
+		d.src.pos++
+		d.index, d.op = n, ""
+		in, err := d.intent()
+		if err != nil {
+			return err
+		}
+		d.intents = append(d.intents, in)
+		d.index, d.op = -1, ""
+	}
+}
