@@ -50,6 +50,9 @@ export class Request {
   scope: string = "";
   @optional
   modules: Module[] = [];
+  // The current content of the files the manifest names as managed.
+  @optional
+  current: File[] = [];
 }
 
 // quote renders s as a JSON string with the minimal escaping every SDK

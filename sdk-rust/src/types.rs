@@ -22,6 +22,10 @@ pub struct Request {
     pub scope: String,
     #[serde(default)]
     pub modules: Vec<Module>,
+    /// The current content of the files the extension's manifest names as
+    /// managed (e.g. GEMINI.md), for rewriting a managed block.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub current: Vec<File>,
 }
 
 /// One module of the request, with its files.
