@@ -1,0 +1,55 @@
+//go:build unix
+
+package child
+
+import (
+	"os/exec"
+	"sync"
+	"syscall"
+)
+
+// group on Unix is a fresh process group led by the child.
+type group struct {
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	pgid int
+}
+
+func newGroup() (*group, error) { return &group{}, nil }
+
+// start spawns cmd as the leader of a new process group, so that one
+// kill(-pgid) reaches every descendant that has not left the group.
+func (g *group) start(cmd *exec.Cmd) error {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pgid = 0
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	g.mu.Lock()
+	g.cmd, g.pgid = cmd, cmd.Process.Pid
+	g.mu.Unlock()
+	return nil
+}
+
+// kill sends SIGKILL to the group and to the child itself: the child may
+// have left its group, and os.Process.Kill reaches it through its pidfd
+// without any risk of hitting a recycled pid.
+//
+// The group signal is by number. Linux does not recycle a number while a
+// process group of that id has a member, so the only window for hitting a
+// stranger is an empty group whose number was then reused as a new group
+// leader's pid within this run: accepted, and gone with cgroup.kill.
+func (g *group) kill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cmd == nil {
+		return
+	}
+	_ = syscall.Kill(-g.pgid, syscall.SIGKILL)
+	_ = g.cmd.Process.Kill()
+}
+
+func (g *group) release() {}
