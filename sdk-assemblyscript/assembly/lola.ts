@@ -4,7 +4,7 @@
 // PlanBuilder; it never performs an effect. The entry file re-exports the
 // five ABI functions from here and is built twice from one source:
 //   tier 1: asc --transform json-as --exportStart _initialize
-//           --use abort=assembly/lola/lolaAbort  (zero imports: no WASI)
+//           --use abort=assembly/lola/lolaAbort  (one import: WASI fd_write)
 //   tier 2: wasm2c on that module, compiled with gcc and native/main.c.
 //
 // Errors: AssemblyScript has no exceptions. A builder call the host would
@@ -114,6 +114,9 @@ export class PlanBuilder {
     if (f.encoding != "" && f.encoding != "utf8" && f.encoding != "base64") {
       return this.refuse("plan.encoding", "unknown encoding " + f.encoding);
     }
+    if (f.encoding == "base64" && !isBase64(f.content)) {
+      return this.refuse("plan.encoding", "file " + f.path + ": content is not valid base64");
+    }
     const enc = f.encoding == "base64" ? member("encoding", "base64") : "";
     this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + "}");
     return true;
@@ -194,6 +197,39 @@ export function checkPath(p: string): string {
   return "";
 }
 
+// The one import: WASI's fd_write, for diagnostics on stderr, which the host
+// shows as the extension's diagnostics (the shim provides WASI; the native
+// build's main.c implements it over stderr).
+@external("wasi_snapshot_preview1", "fd_write")
+declare function fd_write(fd: u32, iovs: usize, iovsLen: u32, written: usize): u32;
+
+function diagnose(msg: string): void {
+  const buf = String.UTF8.encode(msg + "\n");
+  const iov = new ArrayBuffer(8);
+  store<u32>(changetype<usize>(iov), <u32>changetype<usize>(buf));
+  store<u32>(changetype<usize>(iov) + 4, <u32>buf.byteLength);
+  const written = new ArrayBuffer(4);
+  fd_write(2, changetype<usize>(iov), 1, changetype<usize>(written));
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// isBase64 reports whether s is padded standard base64 (RFC 4648 section 4).
+export function isBase64(s: string): bool {
+  if (s.length % 4 != 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (c == "=") {
+      const pad = s.length - i;
+      if (pad > 2) return false;
+      for (let j = i; j < s.length; j++) if (s.charAt(j) != "=") return false;
+      return true;
+    }
+    if (B64.indexOf(c) < 0) return false;
+  }
+  return true;
+}
+
 let handler: ((req: Request, plan: PlanBuilder) => void) | null = null;
 let requestBuf = new ArrayBuffer(0);
 let planBuf = new ArrayBuffer(0);
@@ -220,15 +256,27 @@ export function lola_alloc(size: i32): usize {
 
 export function lola_run(ptr: usize, len: i32): i32 {
   planBuf = new ArrayBuffer(0);
-  if (ptr != changetype<usize>(requestBuf) || len < 0 || len > requestBuf.byteLength) return STATUS_BAD_REQUEST;
-  if (handler == null) return STATUS_NO_HANDLER;
+  if (ptr != changetype<usize>(requestBuf) || len < 0 || len > requestBuf.byteLength) {
+    diagnose("lola_run: request is not in the buffer lola_alloc returned");
+    return STATUS_BAD_REQUEST;
+  }
+  if (handler == null) {
+    diagnose("lola: no handler registered (call register at top level)");
+    return STATUS_NO_HANDLER;
+  }
   const req = JSON.parse<Request>(String.UTF8.decodeUnsafe(ptr, <usize>len));
   requestBuf = new ArrayBuffer(0);
-  if (req.protocol != PROTOCOL) return STATUS_BAD_REQUEST;
+  if (req.protocol != PROTOCOL) {
+    diagnose("lola: request protocol " + req.protocol.toString() + " (this SDK speaks 1)");
+    return STATUS_BAD_REQUEST;
+  }
   const plan = new PlanBuilder();
   const h = handler!;
   h(req, plan);
-  if (plan.error != "") return STATUS_HANDLER_ERROR;
+  if (plan.error != "") {
+    diagnose(plan.error);
+    return STATUS_HANDLER_ERROR;
+  }
   planBuf = String.UTF8.encode(plan.toJSON());
   return STATUS_OK;
 }
