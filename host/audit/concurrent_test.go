@@ -1,0 +1,121 @@
+package audit
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// TestMain turns this test binary into an appender when
+// LOLA_AUDIT_HELPER_LOG is set: it appends a plan record,
+// LOLA_AUDIT_HELPER_N events and an outcome to that log, and exits.
+func TestMain(m *testing.M) {
+	if path := os.Getenv("LOLA_AUDIT_HELPER_LOG"); path != "" {
+		n, _ := strconv.Atoi(os.Getenv("LOLA_AUDIT_HELPER_N"))
+		if err := helperAppend(path, n); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func helperAppend(path string, n int) error {
+	l, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	p, err := decodePlanErr(mixedPlan)
+	if err != nil {
+		return err
+	}
+	recs, err := IntentsFromPlan(p)
+	if err != nil {
+		return err
+	}
+	ext, err := NewExtension("helper", "1")
+	if err != nil {
+		return err
+	}
+	c, err := l.Begin(PlanRecord{Extension: ext, Tier: TierNative, Intents: recs})
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if err := l.Event(c, StepStarted(rejection.IntentRef{Index: i, Op: schema.OpWrite})); err != nil {
+			return err
+		}
+	}
+	return l.Outcome(c, Committed())
+}
+
+// Two processes and two goroutines of this one append to one log at once;
+// the chain stays valid and every record of each is there.
+func TestConcurrentAppendsFromTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot re-execute the test binary:", err)
+	}
+	l, path := openTestLog(t)
+	const perProcess, perGoroutine = 150, 100
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for p := 0; p < 2; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), "LOLA_AUDIT_HELPER_LOG="+path, "LOLA_AUDIT_HELPER_N="+strconv.Itoa(perProcess))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("helper: %v\n%s", err, out)
+			}
+		}()
+	}
+	c := beginPlan(t, l, decodePlan(t, mixedPlan))
+	for g := 0; g < 2; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < perGoroutine; i++ {
+				if err := l.Event(c, StepDone(rejection.IntentRef{Index: i, Op: schema.OpDelete})); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	h, err := Verify(path)
+	if err != nil {
+		t.Fatalf("chain broken by concurrent appenders: %v", err)
+	}
+	want := uint64(1 + 2*perGoroutine + 2*(1+perProcess+1))
+	if h.Records != want {
+		t.Fatalf("%d records, want %d", h.Records, want)
+	}
+	es, err := Read(path, Filter{Kinds: []Kind{KindOutcome}})
+	if err != nil || len(es) != 2 {
+		t.Fatalf("%d outcomes from the helpers, %v", len(es), err)
+	}
+	for _, o := range es {
+		under, _ := Read(path, Filter{Correlation: o.Correlation})
+		if len(under) != perProcess+2 {
+			t.Errorf("helper %s: %d records, want %d", o.Correlation, len(under), perProcess+2)
+		}
+	}
+}

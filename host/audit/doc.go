@@ -1,0 +1,56 @@
+// Package audit is the host's tamper-evident audit log: JSON Lines, one
+// record per line, appended under an exclusive lock and fsynced per record.
+//
+// # What is logged
+//
+// Before a plan is applied, a "plan" record (Log.Begin): a random 128-bit
+// correlation id, the extension's identity and version, its tier, the
+// capabilities it was granted, the confinement layers achieved, and every
+// intent with its index, op and root-relative paths; a write's content as
+// its sha256 and size; a fetch or clone URL with userinfo removed and any
+// query replaced by a marker; header names, never values, and the names of
+// the headers the host dropped. While it applies, "event" records under the
+// same correlation id (Log.Event): steps started, done and failed, the
+// address actually dialled at each redirect hop. Afterwards a distinct
+// "outcome" record (Log.Outcome): committed, rolled-back naming the intent
+// that triggered it and the rule, or rollback-failed. A plan refused before
+// apply is a "rejected" record (Log.Rejected) carrying the rules and intents.
+//
+// # Guarantees
+//
+//   - Redaction is a property of the types, not of callers: every value the
+//     write API accepts is a validated type (Extension, IntentRecord, Event,
+//     Outcome, closed vocabularies, schema.Rule, schema.Capability), and none
+//     has a field that can carry a content body, a header value, URL userinfo
+//     or a URL query. Untrusted text that fails its field's vocabulary (a path
+//     that does not parse, a header name that is not a token) is logged as a
+//     digest and a length, never as text. Error messages are never logged:
+//     only the rules they carry.
+//   - Nothing here logs a host absolute path: paths are root-relative, and a
+//     root is logged only as an opaque RootID.
+//   - Each record carries a sequence number (1, 2, ...) and "prev", the
+//     sha256 of the previous record's exact line bytes (without its newline);
+//     the first record chains from GenesisHash. Verify finds an edited,
+//     dropped, inserted or reordered record, or a torn last line, and names
+//     the sequence number where the chain breaks.
+//   - An append is one write of one whole line under an exclusive lock on the
+//     file (flock on Unix, LockFileEx on Windows), after reading the tail
+//     under that lock, so appenders in separate processes keep one valid
+//     chain. Each record is fsynced before the call returns; a record that
+//     could not be made durable is reported as an error, and callers must
+//     treat that as a refusal to proceed (log before apply).
+//   - The file is created 0600 in a directory created 0700; an existing file
+//     with wider permissions is tightened to 0600 on Open (Unix).
+//   - A log whose last line is torn (a crash mid-write, or tampering) is not
+//     appended to: Log methods fail closed with ErrTornTail until a person
+//     has looked at it.
+//
+// # Non-guarantees
+//
+// A hash chain without an external anchor cannot detect the removal of the
+// last records, nor an edit of the very last record, by someone who can
+// write the file: nothing after them commits to their bytes. Verify returns
+// the Head (sequence number and hash of the last record) so that it can be
+// anchored elsewhere. The log is evidence, not a defence: it records what an
+// extension declared and what the host did; it prevents nothing.
+package audit

@@ -1,0 +1,90 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Extension is the identity the log records for the code behind a plan:
+// its name, its version and optionally the sha256 of its artifact (module,
+// executable or plan file). Only NewExtension constructs one.
+type Extension struct {
+	name, version, digest string
+}
+
+// maxIdent bounds an extension name or version.
+const maxIdent = 128
+
+// NewExtension validates an extension's name and version. Both must be 1 to
+// 128 bytes of printable ASCII without spaces, slashes or backslashes: a
+// name is a manifest name or a file's base name, never a path, so that no
+// host path can reach the log through it. version may be empty (a plan file
+// has none).
+func NewExtension(name, version string) (Extension, error) {
+	if err := checkIdent("extension name", name, false); err != nil {
+		return Extension{}, err
+	}
+	if err := checkIdent("extension version", version, true); err != nil {
+		return Extension{}, err
+	}
+	return Extension{name: name, version: version}, nil
+}
+
+// WithArtifact returns e with the sha256 of the artifact that ran (the
+// module, the executable, or the plan file's bytes).
+func (e Extension) WithArtifact(sum [sha256.Size]byte) Extension {
+	e.digest = hex.EncodeToString(sum[:])
+	return e
+}
+
+// Name is the extension's name.
+func (e Extension) Name() string { return e.name }
+
+// Version is the extension's version, possibly empty.
+func (e Extension) Version() string { return e.version }
+
+// IsZero reports whether e was not built by NewExtension.
+func (e Extension) IsZero() bool { return e.name == "" }
+
+func (e Extension) entry() ExtensionEntry {
+	return ExtensionEntry{Name: e.name, Version: e.version, SHA256: e.digest}
+}
+
+func checkIdent(what, s string, emptyOK bool) error {
+	if s == "" {
+		if emptyOK {
+			return nil
+		}
+		return fmt.Errorf("audit: %s is empty", what)
+	}
+	if len(s) > maxIdent {
+		return fmt.Errorf("audit: %s longer than %d bytes", what, maxIdent)
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("audit: %s is not UTF-8", what)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || c == '/' || c == '\\' {
+			return fmt.Errorf("audit: %s must be printable ASCII without spaces or path separators", what)
+		}
+	}
+	return nil
+}
+
+// RootID names the root a plan was applied under without logging its host
+// path: a keyed digest of the absolute path, stable for one path on one
+// machine, so records about the same tree can be grouped. Only NewRootID
+// constructs one.
+type RootID struct{ id string }
+
+// NewRootID derives the id for an absolute root path.
+func NewRootID(absRoot string) RootID {
+	sum := sha256.Sum256([]byte("lola.audit.root\x00" + absRoot))
+	return RootID{id: hex.EncodeToString(sum[:16])}
+}
+
+// String is the id's hex form ("" for the zero value).
+func (r RootID) String() string { return r.id }

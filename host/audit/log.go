@@ -1,0 +1,249 @@
+package audit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// GenesisHash is the "prev" of the first record: the sha256 of the string
+// "lola.audit.v1", fixed so that a log cannot start mid-chain unnoticed.
+var GenesisHash = func() string {
+	s := sha256.Sum256([]byte("lola.audit.v1"))
+	return hex.EncodeToString(s[:])
+}()
+
+// MaxRecordBytes bounds one record line, on write and on read, so that a
+// log this package wrote can always be read back within memory bounds.
+const MaxRecordBytes = 256 << 20
+
+// ErrTornTail is returned when the log's last line has no newline: a crash
+// mid-append or an edit. The log is not appended to until a person has
+// looked (`lola audit verify` names the sequence number).
+var ErrTornTail = errors.New("audit: the log's last record is torn (no final newline); refusing to append")
+
+// Log appends records to one audit file. Its methods are safe for
+// concurrent use, and appenders in other processes holding the same file
+// serialise with it through the file lock.
+type Log struct {
+	mu   sync.Mutex
+	f    *os.File
+	now  func() time.Time
+	head cachedHead // the tail as this Log last wrote it
+}
+
+// cachedHead saves re-reading the tail when nobody appended since our last
+// record: the file's size is checked under the lock each time.
+type cachedHead struct {
+	valid bool
+	size  int64
+	seq   uint64
+	hash  string
+}
+
+// Open opens (creating if needed) the audit log at path for appending. The
+// directory is created 0700 and the file 0600.
+func Open(path string) (*Log, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: create log directory: %w", stripPath(err))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit: open log: %w", stripPath(err))
+	}
+	if err := tightenMode(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	syncDir(filepath.Dir(path))
+	return &Log{f: f, now: time.Now}, nil
+}
+
+// Close releases the file.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// Begin writes the pre-apply record of a plan under a fresh correlation id
+// and returns that id. The caller must not apply the plan unless Begin
+// returned nil.
+func (l *Log) Begin(r PlanRecord) (Correlation, error) {
+	pe, err := r.entry()
+	if err != nil {
+		return Correlation{}, err
+	}
+	c, err := NewCorrelation()
+	if err != nil {
+		return Correlation{}, err
+	}
+	return c, l.append(Entry{Kind: KindPlan, Correlation: c, Plan: pe})
+}
+
+// Event appends ev under the plan c.
+func (l *Log) Event(c Correlation, ev Event) error {
+	if c.IsZero() {
+		return errors.New("audit: event without a correlation id")
+	}
+	ee, err := ev.entry()
+	if err != nil {
+		return err
+	}
+	return l.append(Entry{Kind: KindEvent, Correlation: c, Event: ee})
+}
+
+// Outcome appends the distinct outcome record of the plan c.
+func (l *Log) Outcome(c Correlation, o Outcome) error {
+	if c.IsZero() {
+		return errors.New("audit: outcome without a correlation id")
+	}
+	oe, err := o.entry()
+	if err != nil {
+		return err
+	}
+	return l.append(Entry{Kind: KindOutcome, Correlation: c, Outcome: oe})
+}
+
+// Rejected appends the record of a refused plan and returns its correlation
+// id (r.Correlation when set, otherwise a fresh one).
+func (l *Log) Rejected(r Rejection) (Correlation, error) {
+	re, err := r.entry()
+	if err != nil {
+		return Correlation{}, err
+	}
+	c := r.Correlation
+	if c.IsZero() {
+		if c, err = NewCorrelation(); err != nil {
+			return Correlation{}, err
+		}
+	}
+	return c, l.append(Entry{Kind: KindRejected, Correlation: c, Rejected: re})
+}
+
+// append chains e to the tail and writes it as one line, under the process
+// mutex and the cross-process file lock, then fsyncs.
+func (l *Log) append(e Entry) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return errors.New("audit: log is closed")
+	}
+	if err := lockFile(l.f); err != nil {
+		return fmt.Errorf("audit: lock log: %w", stripPath(err))
+	}
+	defer unlockFile(l.f)
+
+	fi, err := l.f.Stat()
+	if err != nil {
+		return fmt.Errorf("audit: stat log: %w", stripPath(err))
+	}
+	size := fi.Size()
+	var seq uint64
+	var prev string
+	if l.head.valid && l.head.size == size {
+		seq, prev = l.head.seq, l.head.hash
+	} else {
+		l.head.valid = false
+		if seq, prev, err = readTail(l.f, size); err != nil {
+			return err
+		}
+	}
+	e.Seq, e.Prev, e.Time = seq+1, prev, l.now().UTC()
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("audit: encode record: %w", err)
+	}
+	if len(line)+1 > MaxRecordBytes {
+		return fmt.Errorf("audit: record of %d bytes exceeds the %d-byte bound", len(line), MaxRecordBytes)
+	}
+	// One write of the whole line: with O_APPEND and the lock held, no other
+	// appender can interleave with it.
+	buf := append(line, '\n')
+	if _, err := l.f.Write(buf); err != nil {
+		// Do not leave a torn line behind that would stop every later append.
+		_ = l.f.Truncate(size)
+		return fmt.Errorf("audit: write record: %w", stripPath(err))
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("audit: fsync record: %w", stripPath(err))
+	}
+	sum := sha256.Sum256(line)
+	l.head = cachedHead{valid: true, size: size + int64(len(buf)), seq: e.Seq, hash: hex.EncodeToString(sum[:])}
+	return nil
+}
+
+// readTail returns the last record's sequence number and the hash of its
+// line, reading backwards from size; (0, GenesisHash) for an empty file.
+func readTail(f *os.File, size int64) (uint64, string, error) {
+	if size == 0 {
+		return 0, GenesisHash, nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], size-1); err != nil {
+		return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
+	}
+	if last[0] != '\n' {
+		return 0, "", ErrTornTail
+	}
+	// Find the start of the last line: scan back from before its newline.
+	end := size - 1
+	start := int64(0)
+	const chunk = 64 << 10
+	buf := make([]byte, chunk)
+	for pos := end; pos > 0; {
+		n := int64(chunk)
+		if pos < n {
+			n = pos
+		}
+		if _, err := f.ReadAt(buf[:n], pos-n); err != nil && err != io.EOF {
+			return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			start = pos - n + int64(i) + 1
+			break
+		}
+		pos -= n
+		if end-pos > MaxRecordBytes {
+			return 0, "", errors.New("audit: the log's last record exceeds the record bound")
+		}
+	}
+	if end-start > MaxRecordBytes {
+		return 0, "", errors.New("audit: the log's last record exceeds the record bound")
+	}
+	line := make([]byte, end-start)
+	if _, err := f.ReadAt(line, start); err != nil {
+		return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
+	}
+	var head struct {
+		Seq *uint64 `json:"seq"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil || head.Seq == nil || *head.Seq == 0 {
+		return 0, "", errors.New("audit: the log's last line is not a record; refusing to append (run `lola audit verify`)")
+	}
+	sum := sha256.Sum256(line)
+	return *head.Seq, hex.EncodeToString(sum[:]), nil
+}
+
+// stripPath removes the file name from an *os.PathError or *os.LinkError so
+// that no host path reaches a caller's diagnostics through this package.
+func stripPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}

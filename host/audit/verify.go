@@ -1,0 +1,169 @@
+package audit
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// Problem is why a chain check failed. Closed.
+type Problem string
+
+// Problems Verify reports.
+const (
+	ProblemTorn      Problem = "torn"        // the last line has no newline: cut short
+	ProblemNotRecord Problem = "not-record"  // a line that is not a record
+	ProblemSequence  Problem = "sequence"    // a sequence number out of place: dropped, inserted or reordered
+	ProblemPrevHash  Problem = "prev-hash"   // a record's bytes differ from what its successor committed to
+	ProblemTooLong   Problem = "record-size" // a line over MaxRecordBytes
+	ProblemGenesis   Problem = "genesis"     // the first record does not chain from GenesisHash
+)
+
+// Problems lists every problem.
+func Problems() []Problem {
+	return []Problem{ProblemTorn, ProblemNotRecord, ProblemSequence, ProblemPrevHash, ProblemTooLong, ProblemGenesis}
+}
+
+// String returns the problem's spelling.
+func (p Problem) String() string { return string(p) }
+
+// MarshalText refuses a value outside the vocabulary.
+func (p Problem) MarshalText() ([]byte, error) { return marshal("chain problem", p, Problems()) }
+
+// UnmarshalText refuses a spelling outside the vocabulary.
+func (p *Problem) UnmarshalText(b []byte) (err error) {
+	*p, err = parse("chain problem", string(b), Problems())
+	return
+}
+
+// ChainError says where and why a log's chain is broken. Seq is the first
+// sequence number that can no longer be trusted: the record that was
+// edited (ProblemPrevHash), the number expected where another was found
+// (ProblemSequence), or the number the broken line would have had.
+type ChainError struct {
+	Seq     uint64
+	Line    int // 1-based line of the file where the break was seen
+	Problem Problem
+	Found   uint64 // ProblemSequence: the sequence number found instead
+}
+
+func (e *ChainError) Error() string {
+	line := strconv.Itoa(e.Line)
+	switch e.Problem {
+	case ProblemTorn:
+		return "audit log chain broken at seq " + u64(e.Seq) + " (line " + line + "): the last record is truncated"
+	case ProblemNotRecord:
+		return "audit log chain broken at seq " + u64(e.Seq) + " (line " + line + "): the line is not a record"
+	case ProblemSequence:
+		return "audit log chain broken at seq " + u64(e.Seq) + " (line " + line + "): expected seq " + u64(e.Seq) +
+			", found seq " + u64(e.Found) + ": a record was dropped, inserted or reordered"
+	case ProblemPrevHash:
+		return "audit log chain broken at seq " + u64(e.Seq) + " (line " + line + "): record " + u64(e.Seq) +
+			" does not match the hash record " + u64(e.Seq+1) + " carries: it was edited, or a record was inserted"
+	case ProblemGenesis:
+		return "audit log chain broken at seq 1 (line 1): the first record does not chain from the genesis value: the log does not start where it began"
+	case ProblemTooLong:
+		return "audit log chain broken at seq " + u64(e.Seq) + " (line " + line + "): the line exceeds the record bound"
+	}
+	return "audit log chain broken at seq " + u64(e.Seq) + " (line " + line + ")"
+}
+
+func u64(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// Head is the state of an intact log: how many records it holds and the
+// hash of the last one (GenesisHash when empty). Anchoring a Head outside
+// the log (writing it down, committing it elsewhere) is what detects a later
+// truncation or an edit of the last record, which no chain can.
+type Head struct {
+	Records uint64
+	Hash    string
+}
+
+// Verify checks the whole chain of the log at path: every line a record,
+// sequence numbers 1, 2, 3, ... and every "prev" the sha256 of the line
+// before it (GenesisHash for the first). It returns a *ChainError naming the
+// sequence number where the chain breaks, or the Head of an intact log. A
+// missing file is an error from os (errors.Is(err, fs.ErrNotExist)).
+func Verify(path string) (Head, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Head{}, fmt.Errorf("audit: open log: %w", stripPath(err))
+	}
+	defer f.Close()
+	return verifyReader(f)
+}
+
+func verifyReader(r io.Reader) (Head, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	prev := GenesisHash
+	var seq uint64
+	for lineNo := 1; ; lineNo++ {
+		line, complete, err := readLine(br)
+		if err != nil {
+			var cerr *ChainError
+			if errors.As(err, &cerr) {
+				cerr.Seq, cerr.Line = seq+1, lineNo
+				return Head{}, cerr
+			}
+			return Head{}, err
+		}
+		if line == nil {
+			return Head{Records: seq, Hash: prev}, nil
+		}
+		if !complete {
+			return Head{}, &ChainError{Seq: seq + 1, Line: lineNo, Problem: ProblemTorn}
+		}
+		var env struct {
+			Seq  *uint64 `json:"seq"`
+			Prev *string `json:"prev"`
+		}
+		var full Entry
+		if json.Unmarshal(line, &env) != nil || env.Seq == nil || env.Prev == nil || json.Unmarshal(line, &full) != nil {
+			return Head{}, &ChainError{Seq: seq + 1, Line: lineNo, Problem: ProblemNotRecord}
+		}
+		if *env.Seq != seq+1 {
+			return Head{}, &ChainError{Seq: seq + 1, Line: lineNo, Problem: ProblemSequence, Found: *env.Seq}
+		}
+		if *env.Prev != prev {
+			if seq == 0 {
+				return Head{}, &ChainError{Seq: 1, Line: 1, Problem: ProblemGenesis}
+			}
+			return Head{}, &ChainError{Seq: seq, Line: lineNo - 1, Problem: ProblemPrevHash}
+		}
+		sum := sha256.Sum256(line)
+		prev, seq = hex.EncodeToString(sum[:]), seq+1
+	}
+}
+
+// readLine returns the next line without its newline, and whether it had
+// one. It returns (nil, false, nil) at the end of input, and a *ChainError
+// with ProblemTooLong for a line over MaxRecordBytes.
+func readLine(br *bufio.Reader) ([]byte, bool, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > MaxRecordBytes+1 {
+			return nil, false, &ChainError{Problem: ProblemTooLong}
+		}
+		line = append(line, frag...)
+		switch err {
+		case nil:
+			return line[:len(line)-1], true, nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			if len(line) == 0 {
+				return nil, false, nil
+			}
+			return line, false, nil
+		default:
+			return nil, false, fmt.Errorf("audit: read log: %w", stripPath(err))
+		}
+	}
+}
