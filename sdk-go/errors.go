@@ -1,0 +1,67 @@
+package lola
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lola-pm/lola/schema"
+)
+
+// BuildError is the plan builder's refusal of one intent, named by the rule
+// the host would reject it under. It never carries a content body or a URL
+// (which could hold a credential); a path is quoted and truncated.
+type BuildError struct {
+	Rule   schema.Rule // the host's rule for this refusal
+	Op     schema.Op   // the intent being added; "" for a request-side error
+	Index  int         // the index the intent would have had in the plan
+	Field  string      // the wire name of the offending member, e.g. "path"
+	Detail string      // for people
+}
+
+// Error renders "lola: <rule>: <op> #<index> <field>: <detail>".
+func (e *BuildError) Error() string {
+	var b strings.Builder
+	b.WriteString("lola: ")
+	b.WriteString(e.Rule.String())
+	b.WriteString(": ")
+	if e.Op != "" {
+		b.WriteString(string(e.Op))
+		b.WriteString(" #")
+		b.WriteString(strconv.Itoa(e.Index))
+		b.WriteString(" ")
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Detail)
+	return b.String()
+}
+
+// Is reports whether target is RuleError(e.Rule).
+func (e *BuildError) Is(target error) bool {
+	t, ok := target.(ruleError)
+	return ok && schema.Rule(t) == e.Rule
+}
+
+type ruleError schema.Rule
+
+func (r ruleError) Error() string { return schema.Rule(r).String() }
+
+// RuleError returns a target for errors.Is that matches every *BuildError
+// carrying rule: errors.Is(err, lola.RuleError(schema.RulePathTraversal)).
+func RuleError(rule schema.Rule) error { return ruleError(rule) }
+
+// quote renders s for a diagnostic: quoted, at most 64 bytes of it.
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "..."
+	}
+	return strconv.Quote(s)
+}

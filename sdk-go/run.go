@@ -1,0 +1,128 @@
+package lola
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/lola-pm/lola/schema"
+)
+
+// Handler plans for one request by adding intents to p. Returning an error
+// fails the run (StatusHandlerError) and no plan is emitted.
+type Handler func(req *Request, p *Plan) error
+
+// Status is the result of one run: lola_run's return value in tier 1, the
+// process exit code in tier 2. Zero is success; every other value means no
+// plan, and the reason went to stderr.
+type Status int32
+
+// The statuses a run can end with. Their numbers are part of the ABI.
+const (
+	StatusOK           Status = 0 // the plan is ready
+	StatusBadRequest   Status = 1 // the request is not a protocol-1 request, or its buffer is not the allocated one
+	StatusHandlerError Status = 2 // the handler returned an error or a builder call was refused
+	StatusPlanEncoding Status = 3 // the plan could not be serialized
+	StatusNoHandler    Status = 4 // no Register call ran before the first run
+	StatusHandlerPanic Status = 5 // the handler panicked
+)
+
+var statusNames = map[Status]string{
+	StatusOK:           "ok",
+	StatusBadRequest:   "bad-request",
+	StatusHandlerError: "handler-error",
+	StatusPlanEncoding: "plan-encoding",
+	StatusNoHandler:    "no-handler",
+	StatusHandlerPanic: "handler-panic",
+}
+
+// String spells the status, e.g. "handler-error".
+func (s Status) String() string {
+	if n, ok := statusNames[s]; ok {
+		return n
+	}
+	return "status(" + strconv.Itoa(int(s)) + ")"
+}
+
+var registered Handler
+
+// Register installs the extension's handler. Call it once, from init: in
+// tier 1, init runs inside the module's _initialize, before the first
+// lola_run. A second call, or a nil handler, panics.
+func Register(h Handler) {
+	if h == nil {
+		panic("lola: Register with a nil handler")
+	}
+	if registered != nil {
+		panic("lola: Register called twice")
+	}
+	registered = h
+}
+
+// Process runs the registered handler on one request and returns the
+// canonical plan. It is what both tiers call; it is exported so tests can
+// drive an extension in-process. On a non-zero status the plan is nil and
+// err says why.
+func Process(request []byte) (plan []byte, status Status, err error) {
+	if registered == nil {
+		return nil, StatusNoHandler, errors.New("lola: no handler registered (call lola.Register in init)")
+	}
+	return run(registered, request)
+}
+
+func run(h Handler, request []byte) (plan []byte, status Status, err error) {
+	var req Request
+	dec := json.NewDecoder(bytes.NewReader(request))
+	if err := dec.Decode(&req); err != nil {
+		return nil, StatusBadRequest, errors.New("lola: request is not a JSON request object: " + jsonErrorKind(err))
+	}
+	if dec.More() {
+		return nil, StatusBadRequest, errors.New("lola: trailing data after the request")
+	}
+	if req.Protocol != schema.Protocol {
+		return nil, StatusBadRequest, fmt.Errorf("lola: request protocol %d, this SDK speaks %d", req.Protocol, schema.Protocol)
+	}
+	var p Plan
+	if herr := callHandler(h, &req, &p); herr != nil {
+		if _, panicked := herr.(panicError); panicked {
+			return nil, StatusHandlerPanic, herr
+		}
+		return nil, StatusHandlerError, herr
+	}
+	if p.err != nil {
+		return nil, StatusHandlerError, p.err
+	}
+	out, merr := p.MarshalJSON()
+	if merr != nil {
+		return nil, StatusPlanEncoding, errors.New("lola: plan encoding: " + merr.Error())
+	}
+	return out, StatusOK, nil
+}
+
+type panicError struct{ msg string }
+
+func (e panicError) Error() string { return e.msg }
+
+func callHandler(h Handler, req *Request, p *Plan) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError{fmt.Sprintf("lola: handler panicked: %v", r)}
+		}
+	}()
+	return h(req, p)
+}
+
+// jsonErrorKind describes a decode error without echoing request bytes.
+func jsonErrorKind(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return "syntax error at byte " + strconv.FormatInt(syn.Offset, 10)
+	case errors.As(err, &typ):
+		return "member " + quote(typ.Field) + " has the wrong type"
+	}
+	return "unreadable"
+}
