@@ -26,6 +26,21 @@ func (e *entry) isSource() bool { return e.op == schema.OpRename && e.slot == 0 
 
 func (e *entry) isDelete() bool { return e.op == schema.OpDelete }
 
+// replacesInPlace reports whether e is a write's path or a fetch's dest:
+// an op that creates or replaces the file at its path by itself.
+//
+// Such a path is not excused by a delete of the very same path, only by a
+// delete of an ancestor. The specification's exception reads "a path that
+// is, or lies beneath, the path named by a delete", and its example "delete
+// vendor/x alongside clone dest=vendor/x" needs the "is"; but its Testing
+// section and its README.md/Readme.md example require "a write and a delete
+// on one path" to be rejected. Excusing at the delete's own path exactly the
+// intents that cannot act over an existing entry (a clone, a rename's to,
+// another delete) and not those that replace it anyway (write, fetch) is
+// the one reading that satisfies every example; this predicate is where
+// that choice lives.
+func (e *entry) replacesInPlace() bool { return e.op == schema.OpWrite || e.op == schema.OpFetch }
+
 // keyer computes per-component keys, computing each distinct component's key
 // once: plans repeat components ("skills", "SKILL.md") far more than they
 // vary them.
@@ -75,11 +90,12 @@ func isPrefix(a, b []string) bool {
 // node is the run of entries that are one path under the relation, split by
 // how the conflict rules treat them.
 type node struct {
-	keys    []string
-	depth   int
-	deletes []*entry // a delete's path: excuses what is at or beneath it
-	sources []*entry // a rename's from: excused by nothing
-	others  []*entry // write, fetch, clone paths and a rename's to
+	keys      []string
+	depth     int
+	deletes   []*entry // a delete's path: excuses what is at or beneath it
+	sources   []*entry // a rename's from: excused by nothing
+	replacers []*entry // a write's path, a fetch's dest: excused only beneath a delete
+	others    []*entry // a clone's dest, a rename's to
 	// shallowestDelete is the depth of the shallowest delete at or above
 	// this node (0 when none): where an excused path's deleted prefix ends.
 	shallowestDelete int
@@ -132,6 +148,8 @@ func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
 				n.deletes = append(n.deletes, e)
 			case e.isSource():
 				n.sources = append(n.sources, e)
+			case e.replacesInPlace():
+				n.replacers = append(n.replacers, e)
 			default:
 				n.others = append(n.others, e)
 			}
@@ -140,16 +158,18 @@ func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
 			stack = stack[:len(stack)-1]
 		}
 
-		// Same path. Deletes excuse every other kind here but sources.
-		r.allPairs(n.sources, n.others, schema.RuleConflictSamePath)
+		// Same path: every two non-deletes conflict; a delete here excuses
+		// all but sources and in-place replacers.
+		r.allPairs(schema.RuleConflictSamePath, n.sources, n.replacers, n.others)
 		r.cross(n.deletes, n.sources, schema.RuleConflictSamePath)
+		r.cross(n.deletes, n.replacers, schema.RuleConflictSamePath)
 		// Beneath an ancestor: a non-delete ancestor conflicts with
 		// everything here; a delete ancestor only with sources.
 		for _, a := range stack {
-			for _, group := range [][]*entry{a.sources, a.others} {
-				r.cross(group, n.deletes, schema.RuleConflictNested)
-				r.cross(group, n.sources, schema.RuleConflictNested)
-				r.cross(group, n.others, schema.RuleConflictNested)
+			for _, group := range [][]*entry{a.sources, a.replacers, a.others} {
+				for _, below := range [][]*entry{n.deletes, n.sources, n.replacers, n.others} {
+					r.cross(group, below, schema.RuleConflictNested)
+				}
 			}
 			r.cross(a.deletes, n.sources, schema.RuleConflictNested)
 		}
@@ -159,7 +179,7 @@ func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
 		}
 		for _, e := range order[lo:hi] {
 			k := n.shallowestDelete
-			if k == 0 && n.hasOtherDelete(e) {
+			if k == 0 && !e.replacesInPlace() && n.hasOtherDelete(e) {
 				k = n.depth
 			}
 			excused[e.pos] = k

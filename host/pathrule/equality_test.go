@@ -52,7 +52,7 @@ func TestEqualityCases(t *testing.T) {
 		nfd = "cafe\u0301"
 	)
 	cases := []struct {
-		a, b                                  string
+		a, b                                 string
 		bytes, darwin, hfsplus, windows, dcs bool
 	}{
 		{"README.md", "Readme.md", false, true, true, true, false},
@@ -62,10 +62,10 @@ func TestEqualityCases(t *testing.T) {
 		{"\u00df", "ss", false, false, false, false, false},
 		{"\u00df", "\u1e9e", false, true, true, false, false}, // ß, ẞ: one simple-fold class; NTFS does not upper-case ß
 		{"\ufb03", "ffi", false, false, false, false, false},
-		{"\u212a", "k", false, true, true, false, false}, // KELVIN SIGN: folds to k; upper-cases to itself
-		{"\u212a", "K", false, true, true, false, true}, // and KELVIN SIGN is canonically K
-		{"\u017f", "s", false, true, true, true, false}, // LONG S: folds to s; upper-cases to S
-		{"\u0131", "i", false, false, false, true, false}, // dotless i: no simple fold with i; upper-cases to I
+		{"\u212a", "k", false, true, true, false, false},     // KELVIN SIGN: folds to k; upper-cases to itself
+		{"\u212a", "K", false, true, true, false, true},      // and KELVIN SIGN is canonically K
+		{"\u017f", "s", false, true, true, true, false},      // LONG S: folds to s; upper-cases to S
+		{"\u0131", "i", false, false, false, true, false},    // dotless i: no simple fold with i; upper-cases to I
 		{"\u03c3", "\u03c2", false, true, true, true, false}, // σ ς
 		{"\u00c5", "\u212b", false, true, true, false, true}, // Å and ANGSTROM SIGN: canonically equivalent
 		{".git", ".g\u200cit", false, false, true, false, false},

@@ -29,10 +29,13 @@ type reporter struct {
 
 func (r *reporter) full() bool { return r.truncated }
 
-// allPairs reports every pair drawn from a and b together (each unordered
-// pair once), the same-path pairs of one node.
-func (r *reporter) allPairs(a, b []*entry, rule schema.Rule) {
-	all := append(append([]*entry(nil), a...), b...)
+// allPairs reports every pair drawn from the groups together (each
+// unordered pair once): the same-path pairs of one node.
+func (r *reporter) allPairs(rule schema.Rule, groups ...[]*entry) {
+	var all []*entry
+	for _, g := range groups {
+		all = append(all, g...)
+	}
 	for i := 0; i < len(all) && !r.truncated; i++ {
 		for j := i + 1; j < len(all) && !r.truncated; j++ {
 			r.pair(all[i], all[j], rule)
