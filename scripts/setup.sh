@@ -6,7 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-want_apt() { dpkg -s "$1" >/dev/null 2>&1 || need_apt+=("$1"); }
+want_apt() { dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed' || need_apt+=("$1"); }
+
+# Rust tier 1: Debian's rustc 1.63 with the wasm32-wasi std and rust-lld
+# (lld-14 is only Recommended but provides it); crates from Debian's registry.
+for p in rustc cargo libstd-rust-dev-wasm32 lld-14 librust-serde-dev \
+	librust-serde-derive-dev librust-serde-json-dev; do want_apt "$p"; done
+# AssemblyScript tier 2: wasm2c and its runtime; gcc compiles the result.
+for p in wabt gcc; do want_apt "$p"; done
 
 if [ ${#need_apt[@]} -gt 0 ]; then
 	if [ "$(id -u)" != 0 ]; then
@@ -17,4 +24,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
 fi
 
-for m in schema host sdk-go cmd; do (cd "$m" && go mod download); done
+for m in schema host sdk-go cmd conformance; do (cd "$m" && go mod download); done
+
+# AssemblyScript: exact versions from the committed lockfile.
+if [ ! -x sdk-assemblyscript/node_modules/.bin/asc ]; then
+	(cd sdk-assemblyscript && npm ci --no-audit --no-fund --loglevel=error)
+fi
