@@ -28,7 +28,7 @@ const MaxRecordBytes = 256 << 20
 // ErrTornTail is returned when the log's last line has no newline: a crash
 // mid-append or an edit. The log is not appended to until a person has
 // looked (`lola audit verify` names the sequence number).
-var ErrTornTail = errors.New("audit: the log's last record is torn (no final newline); refusing to append")
+var ErrTornTail = errors.New("audit: the log's last record is torn (no final newline)")
 
 // Log appends records to one audit file. Its methods are safe for
 // concurrent use, and appenders in other processes holding the same file
@@ -197,7 +197,7 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 		return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
 	}
 	if last[0] != '\n' {
-		return 0, "", ErrTornTail
+		return 0, "", fmt.Errorf("%w: refusing to append until it is looked at (lola audit verify)", ErrTornTail)
 	}
 	// Find the start of the last line: scan back from before its newline.
 	end := size - 1

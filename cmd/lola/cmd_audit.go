@@ -1,0 +1,316 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+func init() { topCommands = append(topCommands, newAuditCmd) }
+
+// auditBroken is the exit code of `lola audit verify` on a broken chain. It
+// is exitInternal (1) on purpose: the closed set has no member for "the log
+// is not intact", the failure is not a plan rejection (3), and 1 already
+// means "something is wrong that is not your plan"; the message names the
+// sequence number.
+const auditBroken = exitInternal
+
+func newAuditCmd() *cobra.Command {
+	var home string
+	c := &cobra.Command{
+		Use:   "audit",
+		Short: "Show and verify the audit log of every plan lola applied or refused",
+		Long: `The audit log ($LOLA_HOME/audit.jsonl, default ~/.lola/audit.jsonl) records,
+for every plan: before apply, the extension, tier, granted capabilities,
+confinement layers and every intent with its root-relative paths and content
+hashes (never bodies, never credentials); while applying, events such as the
+address dialled at each redirect hop; afterwards a distinct outcome
+(committed, rolled-back naming the intent, rollback-failed). Refused plans are
+logged with the rules that refused them. Records are hash-chained.`,
+	}
+	c.PersistentFlags().StringVar(&home, "home", "", "Lola's state directory (default $LOLA_HOME, else ~/.lola)")
+	logPath := func() (string, error) {
+		if home != "" {
+			abs, err := filepath.Abs(home)
+			if err != nil {
+				return "", withCode(exitUsage, fmt.Errorf("--home: %w", err))
+			}
+			return filepath.Join(abs, audit.FileName), nil
+		}
+		p, err := audit.DefaultPath()
+		if err != nil {
+			return "", withCode(exitInternal, err)
+		}
+		return p, nil
+	}
+	c.AddCommand(newAuditShowCmd(logPath), newAuditVerifyCmd(logPath))
+	return c
+}
+
+func newAuditShowCmd(logPath func() (string, error)) *cobra.Command {
+	var corr string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "show [--correlation ID] [--json]",
+		Short: "Print the audit log, or the records of one plan",
+		Long: `Print the audit log's records in order. With --correlation, only the records
+of one plan: its pre-apply record, its events and its outcome (or its
+rejection). With --json, one object {"records": [...]}, each record as stored.
+show does not check the hash chain; 'lola audit verify' does.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var f audit.Filter
+			if corr != "" {
+				c, err := audit.ParseCorrelation(corr)
+				if err != nil {
+					return withCode(exitUsage, fmt.Errorf("--correlation: %w", err))
+				}
+				f.Correlation = c
+			}
+			path, err := logPath()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			var records []audit.Entry
+			scanErr := audit.Scan(path, f, func(e audit.Entry) error {
+				if asJSON {
+					records = append(records, e)
+				} else {
+					printEntry(out, e)
+				}
+				return nil
+			})
+			missing := errors.Is(scanErr, fs.ErrNotExist)
+			if missing {
+				scanErr = nil
+			}
+			if asJSON {
+				if records == nil {
+					records = []audit.Entry{}
+				}
+				if err := writeJSON(out, map[string]any{"records": records}); err != nil {
+					return withCode(exitInternal, err)
+				}
+			} else if missing {
+				fmt.Fprintln(out, "no audit log yet")
+			}
+			if scanErr != nil {
+				return withCode(exitInternal, fmt.Errorf("%w (records before it were shown; run 'lola audit verify')", scanErr))
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&corr, "correlation", "", "only the records of the plan with this correlation id (32 hex digits)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return c
+}
+
+func newAuditVerifyCmd(logPath func() (string, error)) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "verify [--json]",
+		Short: "Check the audit log's hash chain",
+		Long: `Check that every record of the audit log is intact and in place: sequence
+numbers 1, 2, 3, ... and each record carrying the sha256 of the one before.
+An edited, dropped, inserted or reordered record, or a truncated last line,
+is reported with the sequence number where the chain breaks, and verify then
+exits 1. An intact log prints its head (record count and last hash): write it
+down elsewhere to detect a later removal of the newest records, which no
+chain can detect by itself. A missing log is reported and is not an error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := logPath()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			head, err := audit.Verify(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				if asJSON {
+					return jsonOrInternal(out, map[string]any{"intact": true, "exists": false, "records": 0})
+				}
+				fmt.Fprintln(out, "no audit log yet: nothing to verify")
+				return nil
+			}
+			var ce *audit.ChainError
+			if errors.As(err, &ce) {
+				if asJSON {
+					if jerr := writeJSON(out, map[string]any{"intact": false, "exists": true,
+						"seq": ce.Seq, "line": ce.Line, "problem": ce.Problem, "detail": ce.Error()}); jerr != nil {
+						return withCode(exitInternal, jerr)
+					}
+					return withCode(auditBroken, errors.New(ce.Error()))
+				}
+				return withCode(auditBroken, errors.New(ce.Error()))
+			}
+			if err != nil {
+				return withCode(exitInternal, err)
+			}
+			if asJSON {
+				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash})
+			}
+			fmt.Fprintf(out, "audit log intact: %d records, head %s\n", head.Records, head.Hash)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return c
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func jsonOrInternal(w io.Writer, v any) error {
+	if err := writeJSON(w, v); err != nil {
+		return withCode(exitInternal, err)
+	}
+	return nil
+}
+
+// printEntry renders one record for people, by explicit text.
+func printEntry(w io.Writer, e audit.Entry) {
+	fmt.Fprintf(w, "%-6s %s  %-8s %s", "#"+strconv.FormatUint(e.Seq, 10), e.Time.UTC().Format("2006-01-02T15:04:05.000Z"), e.Kind, e.Correlation)
+	switch {
+	case e.Plan != nil:
+		p := e.Plan
+		fmt.Fprintf(w, "  %s (%s)", extName(p.Extension), p.Tier)
+		fmt.Fprintf(w, " caps=%s", capsText(p.Capabilities))
+		if len(p.Layers) > 0 {
+			parts := make([]string, len(p.Layers))
+			for i, l := range p.Layers {
+				parts[i] = l.String()
+			}
+			fmt.Fprintf(w, " layers=%s", strings.Join(parts, ","))
+		}
+		if p.Root != "" {
+			fmt.Fprintf(w, " root=%s", p.Root)
+		}
+		fmt.Fprintf(w, " intents=%d\n", len(p.Intents))
+		printIntents(w, p.Intents)
+	case e.Event != nil:
+		ev := e.Event
+		fmt.Fprintf(w, "  %s%s", ev.Kind, refText(ev.Intent))
+		if ev.Kind == audit.EventHop {
+			fmt.Fprintf(w, " hop %d %s dialled %s", ev.Hop, ev.Host, ev.Dialled)
+		}
+		if len(ev.Rules) > 0 {
+			fmt.Fprintf(w, " rules=%s", rulesText(ev.Rules))
+		}
+		fmt.Fprintln(w)
+	case e.Outcome != nil:
+		o := e.Outcome
+		name := o.Outcome.String()
+		if o.Outcome == audit.OutcomeRollbackFailed {
+			name = "ROLLBACK-FAILED (tree in neither state)"
+		}
+		fmt.Fprintf(w, "  %s%s", name, refText(o.Intent))
+		if len(o.Rules) > 0 {
+			fmt.Fprintf(w, " rules=%s", rulesText(o.Rules))
+		}
+		if o.Recovered {
+			fmt.Fprint(w, " (by crash recovery)")
+		}
+		fmt.Fprintln(w)
+	case e.Rejected != nil:
+		r := e.Rejected
+		fmt.Fprintf(w, "  %s (%s) caps=%s\n", extName(r.Extension), r.Tier, capsText(r.Capabilities))
+		for _, v := range r.Violations {
+			fmt.Fprintf(w, "    %s", v.Rule)
+			for i, ref := range v.Intents {
+				sep := ", "
+				if i == 0 {
+					sep = ": "
+				}
+				fmt.Fprintf(w, "%sintent #%d", sep, ref.Index)
+				if ref.Op != "" {
+					fmt.Fprintf(w, " (%s)", ref.Op)
+				}
+			}
+			fmt.Fprintln(w)
+		}
+		printIntents(w, r.Intents)
+	default:
+		fmt.Fprintln(w)
+	}
+}
+
+func printIntents(w io.Writer, ins []audit.IntentEntry) {
+	for _, in := range ins {
+		fmt.Fprintf(w, "    intent #%d %-6s %s", in.Index, in.Op, strings.Join(in.Paths, " -> "))
+		if in.SHA256 != "" {
+			fmt.Fprintf(w, " sha256=%s", in.SHA256)
+		}
+		if in.Size != nil {
+			fmt.Fprintf(w, " size=%d", *in.Size)
+		}
+		if in.Executable {
+			fmt.Fprint(w, " executable")
+		}
+		if in.URL != "" {
+			fmt.Fprintf(w, " url=%s", in.URL)
+		}
+		if in.Method != "" && in.Method != "GET" {
+			fmt.Fprintf(w, " method=%s", in.Method)
+		}
+		if in.Ref != "" {
+			fmt.Fprintf(w, " ref=%s", in.Ref)
+		}
+		if in.Depth != 0 {
+			fmt.Fprintf(w, " depth=%d", in.Depth)
+		}
+		if len(in.Headers) > 0 {
+			fmt.Fprintf(w, " headers=%s", strings.Join(in.Headers, ","))
+		}
+		if len(in.DroppedHeaders) > 0 {
+			fmt.Fprintf(w, " dropped=%s", strings.Join(in.DroppedHeaders, ","))
+		}
+		for _, d := range in.Unparsed {
+			fmt.Fprintf(w, " %s=<not logged: %d bytes, sha256 %s>", d.Field, d.Bytes, d.SHA256)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func extName(e audit.ExtensionEntry) string {
+	if e.Version == "" {
+		return e.Name
+	}
+	return e.Name + "@" + e.Version
+}
+
+func capsText(cs []schema.Capability) string {
+	if len(cs) == 0 {
+		return "none"
+	}
+	return schema.JoinCapabilities(cs)
+}
+
+func rulesText(rs []schema.Rule) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+func refText(r *rejection.IntentRef) string {
+	if r == nil {
+		return ""
+	}
+	return fmt.Sprintf(" intent #%d (%s)", r.Index, r.Op)
+}
