@@ -274,3 +274,28 @@ func (r *Root) checkFinal(base *Dir, comps []string) (Entry, error) {
 	}
 	return e, nil
 }
+
+// Parent resolves the directory holding p's final component against the
+// current tree (no component created, none excused) and returns it with the
+// final name. ok is false when a component of the parent does not exist.
+// The final component itself is not examined. Recovery uses it to find the
+// places a journal names.
+func (rs *Resolver) Parent(p Path) (dir *Dir, name string, ok bool, err error) {
+	comps := p.Components()
+	if len(comps) == 0 {
+		return nil, "", false, violation(schema.RulePathInvalid, "empty path")
+	}
+	for _, c := range comps {
+		if c == "" || c == "." || c == ".." || strings.ContainsAny(c, "/\x00") {
+			return nil, "", false, violation(schema.RulePathInvalid, "not a root-relative path")
+		}
+	}
+	d, n, err := rs.dirAt(comps[:len(comps)-1])
+	if err != nil {
+		return nil, "", false, err
+	}
+	if n < len(comps)-1 {
+		return nil, "", false, nil
+	}
+	return d, comps[len(comps)-1], true, nil
+}

@@ -1,0 +1,354 @@
+package apply
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// stage is the staging area of one apply: the staging directory and its
+// two halves, fresh content (new/) and entries moved aside (aside/).
+type stage struct {
+	root      *fsroot.Root
+	name      string
+	dir       *fsroot.Dir
+	fresh     *fsroot.Dir
+	aside     *fsroot.Dir
+	resolvers []*fsroot.Resolver
+}
+
+const (
+	freshName = "new"
+	asideName = "aside"
+)
+
+func (st *stage) closeDirs() {
+	for _, d := range []*fsroot.Dir{st.fresh, st.aside, st.dir} {
+		if d != nil {
+			d.Close()
+		}
+	}
+	for _, rs := range st.resolvers {
+		rs.Close()
+	}
+	st.resolvers = nil
+}
+
+// discard removes the staging directory and everything in it.
+func (st *stage) discard() error {
+	st.closeDirs()
+	return st.root.Dir().RemoveAll(st.name)
+}
+
+// ChangeKind says what a dry run would do to one path.
+type ChangeKind string
+
+// Change kinds, spelled as the dry-run diff prints them.
+const (
+	ChangeAdded    ChangeKind = "added"
+	ChangeRemoved  ChangeKind = "removed"
+	ChangeReplaced ChangeKind = "replaced"
+	ChangeRenamed  ChangeKind = "renamed"
+	ChangeNoop     ChangeKind = "unchanged"
+)
+
+// Change is one line of the tree diff of a prepared plan.
+type Change struct {
+	Kind    ChangeKind `json:"kind"`
+	Intent  int        `json:"intent"`
+	Op      schema.Op  `json:"op"`
+	Path    string     `json:"path"`
+	From    string     `json:"from,omitempty"`
+	Dir     bool       `json:"dir,omitempty"`
+	Size    int64      `json:"size"`               // bytes added (-1: not known until fetched)
+	OldSize int64      `json:"old_size,omitempty"` // bytes removed or replaced
+	Files   int        `json:"files,omitempty"`    // files in a removed subtree
+}
+
+// content is one step whose content is staged before the tree changes.
+type content struct {
+	step  pathrule.Step
+	slot  int
+	place *action
+}
+
+// Prepared is the proof that every path of a validated plan resolved
+// beneath the root, holding the descriptors validation opened; Commit
+// performs its changes through exactly those descriptors. Only
+// Session.Prepare constructs one.
+type Prepared struct {
+	stage
+	s        *Session
+	eq       pathrule.Equality
+	rs       *fsroot.Resolver
+	bodies   Bodies
+	program  []*action
+	contents []content
+	changes  []Change
+	resolved []ResolvedIntent
+	nodes    map[string]*node
+	slots    int
+	used     bool
+}
+
+// Changes is the tree diff the plan would make, in apply order.
+func (p *Prepared) Changes() []Change { return append([]Change(nil), p.changes...) }
+
+// Intents is what the observer's Begin receives: every intent with its
+// resolved root-relative paths and content hash.
+func (p *Prepared) Intents() []ResolvedIntent { return append([]ResolvedIntent(nil), p.resolved...) }
+
+// Discard releases a Prepared without applying it (a dry run).
+func (p *Prepared) Discard() error {
+	if p.used {
+		return nil
+	}
+	p.used = true
+	p.rs.Close()
+	p.closeOwned()
+	return p.discard()
+}
+
+func (p *Prepared) closeOwned() {
+	for _, n := range p.nodes {
+		if n.owned && n.d != nil {
+			n.d.Close()
+			n.d = nil
+		}
+	}
+}
+
+// Prepare resolves every path of v beneath the root, refusing the plan
+// whole when any path redirects (symlink, mount, reparse point), uses a
+// file as a directory, names the host's own files, or contradicts the tree
+// (a rename from nothing or onto something, a write over a directory).
+// It also checks that v's relation does not distinguish names the root's
+// filesystem treats as one.
+func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, error) {
+	if s.unlock == nil {
+		return nil, errUnlocked
+	}
+	if v == nil {
+		return nil, errors.New("apply: nil plan")
+	}
+	name, dir, err := s.newStaging()
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{
+		stage:  stage{root: s.root, name: name, dir: dir},
+		s:      s,
+		eq:     v.Equality(),
+		rs:     s.root.NewResolver(),
+		bodies: bodies,
+		nodes:  map[string]*node{},
+	}
+	fail := func(err error) (*Prepared, error) {
+		p.rs.Close()
+		p.discard()
+		return nil, err
+	}
+	if err := p.checkRelation(); err != nil {
+		return fail(err)
+	}
+	for _, sub := range []struct {
+		name string
+		d    **fsroot.Dir
+	}{{freshName, &p.fresh}, {asideName, &p.aside}} {
+		if err := dir.Mkdir(sub.name, 0o700); err != nil {
+			return fail(err)
+		}
+		if *sub.d, err = dir.OpenDir(sub.name); err != nil {
+			return fail(err)
+		}
+	}
+	var set rejection.Set
+	for _, step := range v.Steps() {
+		set.Add(p.plan(step))
+	}
+	if err := set.Err(); err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
+
+// checkRelation refuses a relation that tells apart names the probe found
+// to be one entry on this filesystem.
+func (p *Prepared) checkRelation() error {
+	f, err := fsroot.Probe(p.dir)
+	if err != nil {
+		return err
+	}
+	eq := p.eq
+	bad := f.CaseInsensitive && eq.Key("a") != eq.Key("A") ||
+		f.NormalizationInsensitive && eq.Key("\u00e9") != eq.Key("e\u0301") ||
+		f.IgnoresIgnorable && eq.Key("ab") != eq.Key("a\u200cb")
+	if bad {
+		return fmt.Errorf("apply: the plan was validated under %q, which distinguishes names this filesystem treats as one (probe: %+v); validate under --fs auto", eq.Name(), f)
+	}
+	return nil
+}
+
+func ref(step pathrule.Step) rejection.IntentRef {
+	return rejection.IntentRef{Index: step.Index(), Op: step.Op()}
+}
+
+// refuse turns an fsroot refusal (or a state contradiction) into a
+// violation naming the step's intent.
+func refuse(step pathrule.Step, err error) *rejection.Violation {
+	var v *rejection.Violation
+	if errors.As(err, &v) {
+		return rejection.New(v.Rule, v.Detail, ref(step))
+	}
+	return rejection.New(schema.RulePathInvalid, err.Error(), ref(step))
+}
+
+func (p *Prepared) nextSlot() int { p.slots++; return p.slots }
+
+// baseNode is the node of a resolution's existing directory.
+func (p *Prepared) baseNode(res *fsroot.Resolved) *node {
+	key := "B\x00" + res.Base().Rel()
+	if n, ok := p.nodes[key]; ok {
+		return n
+	}
+	comps := res.Components()
+	rel := comps[:len(comps)-1-len(res.Create())]
+	n := &node{d: res.Base(), rel: rel}
+	p.nodes[key] = n
+	return n
+}
+
+// dirFor returns the node the final component of res lives in, emitting
+// a mkdir action for each directory the host must create on the way.
+func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
+	n := p.baseNode(res)
+	key := "B\x00" + res.Base().Rel()
+	for _, c := range res.Create() {
+		key += "\x00" + p.eq.Key(c)
+		if child, ok := p.nodes[key]; ok {
+			n = child
+			continue
+		}
+		child := &node{parent: n, name: c, rel: append(append([]string(nil), n.rel...), c)}
+		p.nodes[key] = child
+		p.program = append(p.program, &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), at: n, atName: c, mk: child})
+		n = child
+	}
+	return n
+}
+
+// plan resolves one step and appends its actions.
+func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
+	paths := step.Paths()
+	res := make([]*fsroot.Resolved, len(paths))
+	for i, path := range paths {
+		if reservedComponent(p.eq, path.Component(0)) {
+			return rejection.New(schema.RulePathInvalid, path.Component(0)+" is reserved for the host", ref(step))
+		}
+		r, err := p.rs.Resolve(path, step.ExcusedPrefix(i))
+		if err != nil {
+			return refuse(step, err)
+		}
+		res[i] = r
+	}
+	ri := ResolvedIntent{Index: step.Index(), Op: step.Op()}
+	for _, r := range res {
+		ri.Paths = append(ri.Paths, r.Rel())
+	}
+	intent := step.Intent()
+	switch step.Op() {
+	case schema.OpDelete:
+		r := res[0]
+		e := r.Entry()
+		if r.AfterDelete() || len(r.Create()) > 0 || !e.Exists() {
+			p.changes = append(p.changes, Change{Kind: ChangeNoop, Intent: step.Index(), Op: step.Op(), Path: r.Rel()})
+			break
+		}
+		at := p.baseNode(r)
+		a := &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), Ino: e.Ino, at: at, atName: r.Name()}
+		p.program = append(p.program, a)
+		c := Change{Kind: ChangeRemoved, Intent: step.Index(), Op: step.Op(), Path: r.Rel(), Dir: e.Kind == fsroot.KindDir, OldSize: e.Size, Files: 1}
+		if c.Dir {
+			c.OldSize, c.Files = subtreeSize(at.d, r.Name())
+		}
+		p.changes = append(p.changes, c)
+	case schema.OpRename:
+		from, to := res[0], res[1]
+		fe := from.Entry()
+		if len(from.Create()) > 0 || !fe.Exists() {
+			return rejection.New(schema.RulePathInvalid, "rename source "+from.Rel()+" does not exist", ref(step))
+		}
+		if to.Entry().Exists() {
+			return rejection.New(schema.RulePathInvalid, "rename target "+to.Rel()+" exists", ref(step))
+		}
+		fromNode := p.baseNode(from)
+		toNode := p.dirFor(step, to)
+		p.program = append(p.program, &action{Op: actRename, Intent: step.Index(), Path: to.Rel(), From: from.Rel(), Ino: fe.Ino,
+			at: toNode, atName: to.Name(), from: fromNode, fromName: from.Name()})
+		p.changes = append(p.changes, Change{Kind: ChangeRenamed, Intent: step.Index(), Op: step.Op(), Path: to.Rel(), From: from.Rel(), Dir: fe.Kind == fsroot.KindDir, Size: fe.Size})
+	case schema.OpWrite, schema.OpFetch, schema.OpClone:
+		r := res[0]
+		e := r.Entry()
+		c := Change{Kind: ChangeAdded, Intent: step.Index(), Op: step.Op(), Path: r.Rel(), Size: -1, Dir: step.Op() == schema.OpClone}
+		if step.Op() == schema.OpWrite {
+			body, err := p.bodies.Body(step.Index())
+			if err != nil {
+				return rejection.New(schema.RulePlanEncoding, "content does not decode", ref(step))
+			}
+			sum := sha256.Sum256(body)
+			ri.SHA256 = hex.EncodeToString(sum[:])
+			c.Size = int64(len(body))
+			_ = intent
+		}
+		at := p.dirFor(step, r)
+		if e.Exists() {
+			if e.Kind != fsroot.KindFile || step.Op() == schema.OpClone {
+				return rejection.New(schema.RulePathInvalid, r.Rel()+" exists and is not a file this intent may replace", ref(step))
+			}
+			p.program = append(p.program, &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), Ino: e.Ino, at: at, atName: r.Name(), replace: true})
+			c.Kind, c.OldSize = ChangeReplaced, e.Size
+		}
+		place := &action{Op: actPlace, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), at: at, atName: r.Name()}
+		p.program = append(p.program, place)
+		p.contents = append(p.contents, content{step: step, slot: place.Slot, place: place})
+		p.changes = append(p.changes, c)
+	default:
+		return rejection.New(schema.RulePlanUnknownOp, "unknown op", ref(step))
+	}
+	p.resolved = append(p.resolved, ri)
+	return nil
+}
+
+// subtreeSize totals the bytes and files beneath name in d, for the diff.
+func subtreeSize(d *fsroot.Dir, name string) (int64, int) {
+	sub, err := d.OpenDir(name)
+	if err != nil {
+		return 0, 0
+	}
+	defer sub.Close()
+	names, err := sub.ReadNames()
+	if err != nil {
+		return 0, 0
+	}
+	var size int64
+	files := 0
+	for _, n := range names {
+		e, err := sub.Lstat(n)
+		if err != nil {
+			continue
+		}
+		if e.Kind == fsroot.KindDir {
+			s, f := subtreeSize(sub, n)
+			size, files = size+s, files+f
+			continue
+		}
+		size, files = size+e.Size, files+1
+	}
+	return size, files
+}

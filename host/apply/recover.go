@@ -1,0 +1,114 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lola-pm/lola/host/fsroot"
+)
+
+// RecoveryReport says what recovery found and did.
+type RecoveryReport struct {
+	Kind Recovery
+	// Staging is the name (beneath the root) of the staging directory
+	// recovered, or "".
+	Staging string
+	// Undone is the number of journaled changes examined for undo.
+	Undone int
+}
+
+// Recover locks root and recovers whatever an interrupted apply left: the
+// pre-plan tree is restored when the journal's commit point was not
+// reached, and the commit is completed (staging discarded) when it was.
+// Begin calls it for every apply; 'lola recover' calls it alone.
+func Recover(root *fsroot.Root) (RecoveryReport, error) {
+	s, err := Begin(root, Options{})
+	if err != nil {
+		return RecoveryReport{Kind: RecoveryFailed}, err
+	}
+	defer s.Close()
+	return s.Recovered(), nil
+}
+
+// recover runs with the lock held.
+func (s *Session) recover() (RecoveryReport, error) {
+	names, err := s.root.Dir().ReadNames()
+	if err != nil {
+		return RecoveryReport{Kind: RecoveryFailed}, err
+	}
+	rep := RecoveryReport{Kind: RecoveryNone}
+	for _, name := range names {
+		if !strings.HasPrefix(name, StagingPrefix) {
+			continue
+		}
+		r, err := s.recoverOne(name)
+		if err != nil {
+			return r, fmt.Errorf("apply: recover %s: %w", name, err)
+		}
+		if r.Kind > rep.Kind || rep.Kind == RecoveryNone {
+			rep = r
+		}
+	}
+	return rep, nil
+}
+
+func (s *Session) recoverOne(name string) (RecoveryReport, error) {
+	rep := RecoveryReport{Staging: name}
+	dir, err := s.root.Dir().OpenDir(name)
+	if err != nil {
+		rep.Kind = RecoveryFailed
+		return rep, err
+	}
+	st := &stage{root: s.root, name: name, dir: dir}
+	recs, err := readJournal(dir)
+	if err != nil {
+		st.closeDirs()
+		rep.Kind = RecoveryFailed
+		return rep, err
+	}
+	var program []action
+	committed, hasProgram := false, false
+	for _, r := range recs {
+		switch r.Phase {
+		case phaseProgram:
+			program, hasProgram = r.Actions, true
+		case phaseCommit:
+			committed = true
+		}
+	}
+	switch {
+	case committed:
+		rep.Kind = RecoveryCompleted
+	case !hasProgram:
+		rep.Kind = RecoveryDiscarded // the tree was never touched
+	default:
+		if st.fresh, err = dir.OpenDir(freshName); err == nil {
+			st.aside, err = dir.OpenDir(asideName)
+		}
+		if err != nil {
+			st.closeDirs()
+			rep.Kind = RecoveryFailed
+			return rep, err
+		}
+		var errs []error
+		for i := len(program) - 1; i >= 0; i-- {
+			a := program[i]
+			rep.Undone++
+			if err := st.undo(&a); err != nil {
+				errs = append(errs, changeFail("undo "+a.Op, a.Path, err))
+			}
+		}
+		if len(errs) > 0 {
+			st.closeDirs()
+			rep.Kind = RecoveryFailed
+			return rep, errors.Join(errs...)
+		}
+		rep.Kind = RecoveryRolledBack
+	}
+	if err := st.discard(); err != nil {
+		rep.Kind = RecoveryFailed
+		return rep, err
+	}
+	return rep, nil
+}
