@@ -26,9 +26,10 @@ type decoder struct {
 	lim     Limits
 	key     []byte
 	val     []byte
-	scratch []byte // base64 validation
-	index   int    // intent being decoded, or -1 outside the intents array
-	op      schema.Op
+	scratch []byte    // base64 validation
+	index   int       // intent being decoded, or -1 outside the intents array
+	op      schema.Op // of the intent being decoded, once read
+	shape   opShape   // of op
 	intents []schema.Intent
 	dropped []DroppedHeader
 }
@@ -72,7 +73,7 @@ func (d *decoder) nextKey(first bool, limit int64, ctx string) (key []byte, ok b
 		return nil, false, d.malformed(ctx, "expected a member name")
 	}
 	d.src.pos++
-	d.key, err = d.readString(d.key, limit, ctx+" member name")
+	d.key, err = d.readString(d.key, limit, "member name")
 	if err != nil {
 		return nil, false, err
 	}
@@ -231,12 +232,12 @@ func (d *decoder) intentList() error {
 			return d.malformed(ctx, "expected an intent object")
 		}
 		d.src.pos++
-		d.index, d.op = n, ""
+		d.index, d.op, d.shape = n, "", opShape{}
 		in, err := d.intent()
 		if err != nil {
 			return err
 		}
 		d.intents = append(d.intents, in)
-		d.index, d.op = -1, ""
+		d.index, d.op, d.shape = -1, "", opShape{}
 	}
 }

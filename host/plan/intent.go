@@ -99,10 +99,28 @@ type rawIntent struct {
 	depth      int
 }
 
+const headerValueCtx = `member "headers" value`
+
 // header is one request header as it appeared on the wire.
 type header struct{ name, value string }
 
-func memberCtx(m member) string { return `member "` + m.String() + `"` }
+// memberCtxs names each member in a violation's detail, built once so that
+// decoding allocates nothing for a context it does not report.
+var memberCtxs = func() (out [len(memberNames)]string) {
+	for i, n := range memberNames {
+		out[i] = `member "` + n + `"`
+	}
+	return out
+}()
+
+func memberCtx(m member) string {
+	for i := range memberNames {
+		if m == 1<<i {
+			return memberCtxs[i]
+		}
+	}
+	return "member"
+}
 
 // intent reads one intent object whose '{' is consumed. A member is refused
 // the moment it is read when it belongs to no op, is named twice, or does
@@ -129,7 +147,7 @@ func (d *decoder) intent() (schema.Intent, error) {
 		if raw.seen&m != 0 {
 			return schema.Intent{}, d.violation(schema.RulePlanDuplicateKey, ctx, memberCtx(m)+" named twice")
 		}
-		if d.op != "" && shapes[d.op].allowed&m == 0 {
+		if d.op != "" && d.shape.allowed&m == 0 {
 			return schema.Intent{}, d.violation(schema.RulePlanUnknownField, ctx, memberCtx(m)+" is not a member of "+string(d.op))
 		}
 		raw.seen |= m
@@ -140,7 +158,7 @@ func (d *decoder) intent() (schema.Intent, error) {
 	if raw.seen&mOp == 0 {
 		return schema.Intent{}, d.violation(schema.RulePlanMissingField, ctx, `member "op" is required`)
 	}
-	if missing := shapes[d.op].required &^ raw.seen; missing != 0 {
+	if missing := d.shape.required &^ raw.seen; missing != 0 {
 		return schema.Intent{}, d.violation(schema.RulePlanMissingField, ctx, memberCtx(lowest(missing))+" is required for "+string(d.op))
 	}
 	return d.build(&raw)
@@ -163,7 +181,7 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		if !ok {
 			return d.violation(schema.RulePlanUnknownOp, ctx, "unknown op "+quote([]byte(op)))
 		}
-		d.op = schema.Op(op)
+		d.op, d.shape = schema.Op(op), shape
 		if extra := raw.seen &^ shape.allowed; extra != 0 {
 			return d.violation(schema.RulePlanUnknownField, "intent", memberCtx(lowest(extra))+" is not a member of "+op)
 		}
@@ -253,7 +271,7 @@ func (d *decoder) headers() ([]header, error) {
 			names = make(map[string]struct{})
 		}
 		names[name] = struct{}{}
-		value, err := d.stringValue(ctx + " value")
+		value, err := d.stringValue(headerValueCtx)
 		if err != nil {
 			return nil, err
 		}
