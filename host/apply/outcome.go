@@ -23,7 +23,9 @@ var outcomeNames = [...]string{
 }
 
 // Outcomes lists every outcome.
-func Outcomes() []Outcome { return []Outcome{OutcomeCommitted, OutcomeRolledBack, OutcomeRollbackFailed} }
+func Outcomes() []Outcome {
+	return []Outcome{OutcomeCommitted, OutcomeRolledBack, OutcomeRollbackFailed}
+}
 
 // String returns the outcome's stable spelling.
 func (o Outcome) String() string {
