@@ -77,6 +77,9 @@ type EventEntry struct {
 	Host    string               `json:"host,omitempty"`    // EventHop: the URL's host[:port]
 	Dialled string               `json:"dialled,omitempty"` // EventHop: the IP:port actually dialled
 	Rules   []schema.Rule        `json:"rules,omitempty"`   // EventStepFailed
+	Path    string               `json:"path,omitempty"`    // Step events: root-relative
+	// Unparsed holds a Step event's path when it did not parse as a plan path.
+	Unparsed []Digest `json:"unparsed,omitempty"`
 }
 
 // OutcomeEntry is the distinct record that says how an applied plan ended.

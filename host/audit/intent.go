@@ -153,24 +153,22 @@ func (r IntentRecord) Paths() []string { return append([]string(nil), r.e.Paths.
 
 func (r IntentRecord) entry() IntentEntry { return r.e }
 
-// bodySource is what (*plan.Plan) offers once its strict decoder lands: the
-// decoded bytes of write intent i. Until then, content is decoded here.
-type bodySource interface {
-	Body(i int) ([]byte, error)
-}
-
-// IntentsFromPlan records every intent of p in emission order, hashing each
-// write's decoded content.
+// IntentsFromPlan records every intent of p in emission order: each write's
+// content hashed from (*plan.Plan).Body, and the headers the decoder
+// dropped (Authorization, Cookie, Proxy-Authorization) recorded by name.
 func IntentsFromPlan(p *plan.Plan) ([]IntentRecord, error) {
 	if p == nil {
 		return nil, errors.New("audit: nil plan")
 	}
-	bodies, _ := any(p).(bodySource)
+	dropped := map[int][]string{}
+	for _, d := range p.DroppedHeaders() {
+		dropped[d.Index] = append(dropped[d.Index], d.Name)
+	}
 	out := make([]IntentRecord, 0, p.Len())
 	for i, in := range p.Intents() {
 		var content []byte
-		if in.Write != nil && bodies != nil {
-			b, err := bodies.Body(i)
+		if in.Write != nil {
+			b, err := p.Body(i)
 			if err != nil {
 				return nil, fmt.Errorf("audit: intent %d: content: %w", i, err)
 			}
@@ -183,10 +181,52 @@ func IntentsFromPlan(p *plan.Plan) ([]IntentRecord, error) {
 		if err != nil {
 			return nil, err
 		}
+		if names := dropped[i]; len(names) > 0 {
+			r = r.WithDroppedHeaders(names...)
+		}
 		out = append(out, r)
 	}
 	return out, nil
 }
+
+// WithResolvedPaths returns r with its paths replaced by the ones the
+// executor resolved beneath the root (root-relative, one per touched path:
+// two for a rename), so the log records where the intent lands rather than
+// how the plan spelled it. Each must parse as a plan path and their number
+// must match the op's.
+func (r IntentRecord) WithResolvedPaths(paths ...string) (IntentRecord, error) {
+	want := 1
+	if r.e.Op == schema.OpRename {
+		want = 2
+	}
+	if len(paths) != want {
+		return IntentRecord{}, fmt.Errorf("audit: intent %d (%s) touches %d paths, %d given", r.e.Index, r.e.Op, want, len(paths))
+	}
+	e := r.e
+	e.Paths = make([]string, 0, len(paths))
+	for _, p := range paths {
+		pp, err := pathrule.Parse(p)
+		if err != nil {
+			return IntentRecord{}, fmt.Errorf("audit: intent %d: a resolved path does not parse", r.e.Index)
+		}
+		e.Paths = append(e.Paths, pp.String())
+	}
+	// The plan's spelling no longer matters once resolution succeeded.
+	var keep []Digest
+	for _, d := range e.Unparsed {
+		switch d.Field {
+		case "path", "from", "to", "dest":
+		default:
+			keep = append(keep, d)
+		}
+	}
+	e.Unparsed = keep
+	return IntentRecord{e: e}, nil
+}
+
+// SHA256 is the hex sha256 of a write's decoded content ("" for other ops),
+// for an executor to check against the bytes it staged.
+func (r IntentRecord) SHA256() string { return r.e.SHA256 }
 
 func decodeContent(s string, enc schema.Encoding) ([]byte, error) {
 	switch enc {

@@ -293,7 +293,7 @@ func TestInvalidRecordsAreRefusedAndWriteNothing(t *testing.T) {
 		"negative hop":       func() error { return l.Event(c, Hop(fetch, -1, u, netip.MustParseAddrPort("1.1.1.1:443"))) },
 		"zero outcome":       func() error { return l.Outcome(c, Outcome{}) },
 		"outcome no id":      func() error { return l.Outcome(Correlation{}, Committed()) },
-		"rollback no intent": func() error { return l.Outcome(c, Outcome{OutcomeEntry{Outcome: OutcomeRolledBack}}) },
+		"rollback no intent": func() error { return l.Outcome(c, Outcome{e: OutcomeEntry{Outcome: OutcomeRolledBack}}) },
 		"rejection no rule": func() error {
 			_, err := l.Rejected(Rejection{Extension: ext, Tier: TierWasm, Err: errors.New("no rule")})
 			return err
@@ -435,5 +435,107 @@ func TestIntentsFromPlanRejectsNil(t *testing.T) {
 	}
 	if _, err := NewIntentRecord(0, schema.Intent{}, nil); err == nil {
 		t.Fatal("an intent without an op accepted")
+	}
+}
+
+// The executor's per-path events (host/apply's vocabulary) are logged with
+// their root-relative path; a path that does not parse becomes a digest.
+func TestStepEventsCarryRootRelativePaths(t *testing.T) {
+	l, path := openTestLog(t)
+	c := beginPlan(t, l, decodePlan(t, mixedPlan))
+	del := rejection.IntentRef{Index: 2, Op: schema.OpDelete}
+	for _, k := range StepKinds() {
+		must(t, l.Event(c, Step(k, del, "skills/old")))
+	}
+	must(t, l.Event(c, Step(EventMkdir, del, "/root/abs")))
+	if err := l.Event(c, Event{EventEntry{Kind: EventPlaced, Path: "x"}}); err == nil {
+		t.Error("a step event without an intent was accepted")
+	}
+	es, err := Read(path, Filter{Kinds: []Kind{KindEvent}})
+	if err != nil || len(es) != len(StepKinds())+1 {
+		t.Fatalf("%d events, %v", len(es), err)
+	}
+	for i, k := range StepKinds() {
+		if ev := es[i].Event; ev.Kind != k || ev.Path != "skills/old" || *ev.Intent != del {
+			t.Errorf("event %d: %+v", i, ev)
+		}
+	}
+	last := es[len(es)-1].Event
+	if last.Path != "" || len(last.Unparsed) != 1 || last.Unparsed[0].SHA256 != sha([]byte("/root/abs")) {
+		t.Errorf("an absolute path in a step event: %+v", last)
+	}
+	if bytes.Contains(readFile(t, path), []byte("/root/abs")) {
+		t.Error("a host absolute path reached the log")
+	}
+}
+
+// WithResolvedPaths records where an intent lands, and refuses a count or
+// a path that cannot be a plan path.
+func TestWithResolvedPaths(t *testing.T) {
+	recs, err := IntentsFromPlan(decodePlan(t, mixedPlan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ren, err := recs[3].WithResolvedPaths("A/x", "B/x")
+	if err != nil || fmt.Sprint(ren.Paths()) != "[A/x B/x]" || fmt.Sprint(recs[3].Paths()) != "[a/x b/x]" {
+		t.Fatalf("rename: %v %v (original %v)", ren.Paths(), err, recs[3].Paths())
+	}
+	if _, err := recs[3].WithResolvedPaths("A/x"); err == nil {
+		t.Error("a rename with one resolved path accepted")
+	}
+	if _, err := recs[0].WithResolvedPaths("../x"); err == nil {
+		t.Error("a traversal accepted as a resolved path")
+	}
+	if recs[0].SHA256() != sha([]byte("# Foo skill\n")) || recs[2].SHA256() != "" {
+		t.Error("SHA256 accessor")
+	}
+}
+
+// The headers host/plan dropped are recorded by name from the decoded plan.
+func TestIntentsFromPlanRecordsDroppedHeaders(t *testing.T) {
+	p := decodePlan(t, `{"protocol":1,"intents":[{"op":"fetch","url":"https://e.org/x","dest":"x",
+		"headers":{"Authorization":"Bearer SECRET-TOKEN-1","Accept":"*/*","cookie":"SECRET-COOKIE-2"}}]}`)
+	recs, err := IntentsFromPlan(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := recs[0].entry()
+	if fmt.Sprint(e.Headers) != "[Accept]" || fmt.Sprint(e.DroppedHeaders) != "[Authorization cookie]" {
+		t.Fatalf("headers %v dropped %v", e.Headers, e.DroppedHeaders)
+	}
+}
+
+// HopLog has host/remote's HopObserver shape and keeps the first error.
+func TestHopLog(t *testing.T) {
+	l, path := openTestLog(t)
+	c := beginPlan(t, l, decodePlan(t, mixedPlan))
+	var obs interface {
+		Hop(n int, u *url.URL, dialled netip.AddrPort)
+	} = l.Hops(c, rejection.IntentRef{Index: 5, Op: schema.OpClone})
+	u, _ := url.Parse("https://git.example.org/r.git")
+	obs.Hop(0, u, netip.MustParseAddrPort("203.0.113.9:443"))
+	if err := obs.(*HopLog).Err(); err != nil {
+		t.Fatal(err)
+	}
+	bad := l.Hops(c, rejection.IntentRef{Index: 0, Op: schema.OpWrite})
+	bad.Hop(0, u, netip.MustParseAddrPort("203.0.113.9:443"))
+	if bad.Err() == nil {
+		t.Error("a hop for a write intent was accepted silently")
+	}
+	es, _ := Read(path, Filter{Kinds: []Kind{KindEvent}})
+	if len(es) != 1 || es[0].Event.Host != "git.example.org" || es[0].Event.Dialled != "203.0.113.9:443" {
+		t.Fatalf("hop events: %+v", es)
+	}
+}
+
+func TestUnattributedRollback(t *testing.T) {
+	l, path := openTestLog(t)
+	c := beginPlan(t, l, decodePlan(t, mixedPlan))
+	must(t, l.Outcome(c, RolledBackUnattributed(rejection.New(schema.RulePathCrossDevice, ""))))
+	must(t, l.Outcome(c, RollbackFailedUnattributed(errors.New("EIO"))))
+	es, _ := Read(path, Filter{Kinds: []Kind{KindOutcome}})
+	if len(es) != 2 || es[0].Outcome.Intent != nil || fmt.Sprint(es[0].Outcome.Rules) != "[path.cross-device]" ||
+		es[1].Outcome.Outcome != OutcomeRollbackFailed {
+		t.Fatalf("%+v", es)
 	}
 }

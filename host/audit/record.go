@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 
+	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -126,6 +127,21 @@ func StepFailed(ref rejection.IntentRef, err error) Event {
 	return Event{EventEntry{Kind: EventStepFailed, Intent: refPtr(ref), Rules: rulesOf(err)}}
 }
 
+// Step reports what the executor did to one root-relative path on behalf of
+// intent ref: kind is one of StepKinds. A path that does not parse as a plan
+// path is logged as a digest, so that the event is never lost.
+func Step(kind EventKind, ref rejection.IntentRef, path string) Event {
+	e := EventEntry{Kind: kind, Intent: refPtr(ref)}
+	if path != "" {
+		if pp, err := pathrule.Parse(path); err == nil {
+			e.Path = pp.String()
+		} else {
+			e.Unparsed = []Digest{digest("path", path)}
+		}
+	}
+	return Event{e}
+}
+
 // RollbackStarted reports that the executor began undoing the plan.
 func RollbackStarted() Event { return Event{EventEntry{Kind: EventRollbackStarted}} }
 
@@ -149,6 +165,9 @@ func (ev Event) entry() (*EventEntry, error) {
 			return nil, err
 		}
 	}
+	if member(e.Kind, StepKinds()) && e.Intent == nil {
+		return nil, errors.New("audit: a step event belongs to an intent")
+	}
 	if e.Kind == EventHop {
 		if e.Intent == nil || (e.Intent.Op != schema.OpFetch && e.Intent.Op != schema.OpClone) {
 			return nil, errors.New("audit: a hop belongs to a fetch or clone intent")
@@ -169,21 +188,34 @@ func (ev Event) entry() (*EventEntry, error) {
 // Outcome is how an applied plan ended. Only the constructors build one.
 type Outcome struct {
 	e OutcomeEntry
+	// unattributed: built by a constructor for a rollback no intent caused.
+	unattributed bool
 }
 
 // Committed: the post-plan tree is in place.
-func Committed() Outcome { return Outcome{OutcomeEntry{Outcome: OutcomeCommitted}} }
+func Committed() Outcome { return Outcome{e: OutcomeEntry{Outcome: OutcomeCommitted}} }
 
 // RolledBack: intent ref failed with err and the tree is pre-plan again.
 // The rules err carries are logged, not its text.
 func RolledBack(ref rejection.IntentRef, err error) Outcome {
-	return Outcome{OutcomeEntry{Outcome: OutcomeRolledBack, Intent: refPtr(ref), Rules: rulesOf(err)}}
+	return Outcome{e: OutcomeEntry{Outcome: OutcomeRolledBack, Intent: refPtr(ref), Rules: rulesOf(err)}}
+}
+
+// RolledBackUnattributed: the apply failed outside any one intent (staging
+// setup, the commit step) with err, and the tree is pre-plan again.
+func RolledBackUnattributed(err error) Outcome {
+	return Outcome{e: OutcomeEntry{Outcome: OutcomeRolledBack, Rules: rulesOf(err)}, unattributed: true}
+}
+
+// RollbackFailedUnattributed: as RollbackFailed, when no intent caused it.
+func RollbackFailedUnattributed(err error) Outcome {
+	return Outcome{e: OutcomeEntry{Outcome: OutcomeRollbackFailed, Rules: rulesOf(err)}, unattributed: true}
 }
 
 // RollbackFailed: intent ref failed with err, and undoing the plan failed
 // too; the tree is in neither state.
 func RollbackFailed(ref rejection.IntentRef, err error) Outcome {
-	return Outcome{OutcomeEntry{Outcome: OutcomeRollbackFailed, Intent: refPtr(ref), Rules: rulesOf(err)}}
+	return Outcome{e: OutcomeEntry{Outcome: OutcomeRollbackFailed, Intent: refPtr(ref), Rules: rulesOf(err)}}
 }
 
 // Recovered marks o as decided by crash recovery rather than by the apply
@@ -197,7 +229,7 @@ func (o Outcome) Recovered() Outcome {
 // RecoveredRolledBack is crash recovery restoring the pre-plan tree when no
 // intent is known to have failed (the process was killed).
 func RecoveredRolledBack() Outcome {
-	return Outcome{OutcomeEntry{Outcome: OutcomeRolledBack, Recovered: true}}
+	return Outcome{e: OutcomeEntry{Outcome: OutcomeRolledBack, Recovered: true}, unattributed: true}
 }
 
 func (o Outcome) entry() (*OutcomeEntry, error) {
@@ -210,7 +242,7 @@ func (o Outcome) entry() (*OutcomeEntry, error) {
 			return nil, err
 		}
 	}
-	if e.Outcome != OutcomeCommitted && e.Intent == nil && !e.Recovered {
+	if e.Outcome != OutcomeCommitted && e.Intent == nil && !o.unattributed {
 		return nil, errors.New("audit: a rollback outcome must name the intent that triggered it")
 	}
 	return &e, nil

@@ -71,12 +71,28 @@ const (
 	EventHop             EventKind = "hop"              // fetch/clone dialled an address for one hop
 	EventRollbackStarted EventKind = "rollback-started" // the executor began undoing the plan
 	EventRecoveryStarted EventKind = "recovery-started" // crash recovery found this plan's journal
+
+	// What the executor did to one path, spelled as host/apply spells them.
+	EventStaged   EventKind = "staged"   // content of an intent staged
+	EventDeleted  EventKind = "deleted"  // target moved aside into staging
+	EventNoop     EventKind = "noop"     // a delete found nothing
+	EventMkdir    EventKind = "mkdir"    // a directory created by the host
+	EventRenamed  EventKind = "renamed"  // a rename performed
+	EventPlaced   EventKind = "placed"   // content renamed into place
+	EventReplaced EventKind = "replaced" // an existing file moved aside for a write
+	EventUndone   EventKind = "undone"   // a change undone during rollback
 )
+
+// StepKinds lists the event kinds that name a path (Step events).
+func StepKinds() []EventKind {
+	return []EventKind{EventStaged, EventDeleted, EventNoop, EventMkdir, EventRenamed,
+		EventPlaced, EventReplaced, EventUndone}
+}
 
 // EventKinds lists every event kind.
 func EventKinds() []EventKind {
-	return []EventKind{EventStepStarted, EventStepDone, EventStepFailed, EventHop,
-		EventRollbackStarted, EventRecoveryStarted}
+	return append([]EventKind{EventStepStarted, EventStepDone, EventStepFailed, EventHop,
+		EventRollbackStarted, EventRecoveryStarted}, StepKinds()...)
 }
 
 // OutcomeKind is how an applied plan ended. Closed; the three outcomes of
