@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -322,5 +323,26 @@ func checkChunking(t *testing.T, name string, b []byte) {
 		if (want == nil) != (got == nil) || (want != nil && want.Error() != got.Error()) {
 			t.Errorf("%s: %v with bytes.Reader, %v chunked", name, want, got)
 		}
+	}
+}
+
+func TestHeaderCount(t *testing.T) {
+	hs := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`"X-` + strconv.Itoa(i) + `":"v"`)
+		}
+		return wrap(`{"op":"fetch","url":"https://e.org/a","dest":"a","headers":{` + b.String() + `}}`)
+	}
+	p, err := decodeString(t, hs(plan.MaxFetchHeaders))
+	if err != nil || len(p.Intent(0).Fetch.Headers) != plan.MaxFetchHeaders {
+		t.Fatalf("%d headers: %v", plan.MaxFetchHeaders, err)
+	}
+	_, err = decodeString(t, hs(plan.MaxFetchHeaders+1))
+	if !errors.Is(err, rejection.Rule(schema.RuleRemoteHeader)) {
+		t.Fatalf("%d headers: got %v, want remote.header", plan.MaxFetchHeaders+1, err)
 	}
 }

@@ -242,6 +242,12 @@ func (d *decoder) depth(ctx string) (int, error) {
 	return int(v), nil
 }
 
+// MaxFetchHeaders is the most headers one fetch may carry. Without it a
+// plan of many tiny headers would cost the host far more memory (in maps)
+// than the plan's bytes; more is remote.header, refused at the extra
+// header's name.
+const MaxFetchHeaders = 64
+
 // headers reads the fetch headers object: names to string values, each
 // capped at the field bound, an exact repeat of a name being
 // plan.duplicate-key like any other object's.
@@ -262,6 +268,9 @@ func (d *decoder) headers() ([]header, error) {
 		}
 		if !ok {
 			return out, nil
+		}
+		if len(out) == MaxFetchHeaders {
+			return nil, d.violation(schema.RuleRemoteHeader, ctx, "more than "+strconv.Itoa(MaxFetchHeaders)+" headers")
 		}
 		if _, dup := names[string(key)]; dup {
 			return nil, d.violation(schema.RulePlanDuplicateKey, ctx, "header "+quote(key)+" named twice")

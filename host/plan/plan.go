@@ -35,7 +35,7 @@ func NewLimits(maxBytes int64, maxIntents int, maxField int64) (Limits, error) {
 	return Limits{maxBytes: maxBytes, maxIntents: maxIntents, maxField: maxField}, nil
 }
 
-// DefaultLimits: 64 MiB of plan, 100 000 intents, 16 MiB per content field.
+// DefaultLimits: 64 MiB of plan, 100 000 intents, 16 MiB per string.
 func DefaultLimits() Limits {
 	return Limits{maxBytes: 64 << 20, maxIntents: 100_000, maxField: 16 << 20}
 }
@@ -53,6 +53,8 @@ func (l Limits) MaxField() int64 { return l.maxField }
 
 // Plan is a decoded plan. Its intents are exactly those on the wire, in
 // emission order; nothing about paths, conflicts or policy has been checked.
+// A Plan is immutable (every accessor returns a copy), so it is safe for
+// concurrent use.
 type Plan struct {
 	intents []schema.Intent
 	dropped []DroppedHeader
