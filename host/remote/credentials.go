@@ -24,13 +24,14 @@ const maxCredentialsBytes = 1 << 20
 //
 // The file is YAML, a list of entries:
 //
-//   - remote: https://git.example.org/team/
-//     username: alice
-//     password: s3cret
-//   - remote: https://api.example.org/
-//     bearer: t0ken
-//   - remote: ssh://git@git.example.org/
-//     identity: /home/alice/.ssh/id_ed25519
+//	# $LOLA_HOME/credentials, mode 0600
+//	- remote: https://git.example.org/team/
+//	  username: alice
+//	  password: s3cret
+//	- remote: https://api.example.org/
+//	  bearer: t0ken
+//	- remote: ssh://git@git.example.org/
+//	  identity: /home/alice/.ssh/id_ed25519
 type Credentials struct {
 	entries []credEntry
 }
