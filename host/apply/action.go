@@ -43,6 +43,10 @@ type action struct {
 	From   string `json:"from,omitempty"`
 	Slot   int    `json:"slot,omitempty"`
 	Ino    uint64 `json:"ino,omitempty"`
+	// Prior (mkdir only) is the inode that stood at Path before the plan
+	// (a deleted entry the host recreates as a directory), which undo must
+	// not remove.
+	Prior uint64 `json:"prior,omitempty"`
 
 	at, from         *node
 	atName, fromName string
@@ -156,6 +160,15 @@ func (s *stage) undo(a *action) error {
 		d, name, ok, err := s.locate(a.at, a.atName, a.Path)
 		if err != nil || !ok {
 			return err
+		}
+		e, err := d.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if e.Kind != fsroot.KindDir || a.Prior != 0 && e.Ino == a.Prior {
+			return nil // not the directory this apply made
 		}
 		if err := d.Rmdir(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pathrule"
@@ -93,6 +94,7 @@ type Prepared struct {
 	changes  []Change
 	resolved []ResolvedIntent
 	nodes    map[string]*node
+	asideIno map[string]uint64 // path key -> inode a delete moves aside
 	slots    int
 	used     bool
 }
@@ -142,12 +144,13 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 		return nil, err
 	}
 	p := &Prepared{
-		stage:  stage{root: s.root, name: name, dir: dir},
-		s:      s,
-		eq:     v.Equality(),
-		rs:     s.root.NewResolver(),
-		bodies: bodies,
-		nodes:  map[string]*node{},
+		stage:    stage{root: s.root, name: name, dir: dir},
+		s:        s,
+		eq:       v.Equality(),
+		rs:       s.root.NewResolver(),
+		bodies:   bodies,
+		nodes:    map[string]*node{},
+		asideIno: map[string]uint64{},
 	}
 	fail := func(err error) (*Prepared, error) {
 		p.rs.Close()
@@ -224,6 +227,15 @@ func (p *Prepared) baseNode(res *fsroot.Resolved) *node {
 	return n
 }
 
+// pathKey is comps under the plan's relation.
+func (p *Prepared) pathKey(comps []string) string {
+	keys := make([]string, len(comps))
+	for i, c := range comps {
+		keys[i] = p.eq.Key(c)
+	}
+	return strings.Join(keys, "\x00")
+}
+
 // dirFor returns the node the final component of res lives in, emitting
 // a mkdir action for each directory the host must create on the way.
 func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
@@ -237,7 +249,8 @@ func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
 		}
 		child := &node{parent: n, name: c, rel: append(append([]string(nil), n.rel...), c)}
 		p.nodes[key] = child
-		p.program = append(p.program, &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), at: n, atName: c, mk: child})
+		p.program = append(p.program, &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), at: n, atName: c, mk: child,
+			Prior: p.asideIno[p.pathKey(child.rel)]})
 		n = child
 	}
 	return n
@@ -273,6 +286,7 @@ func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
 		at := p.baseNode(r)
 		a := &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), Ino: e.Ino, at: at, atName: r.Name()}
 		p.program = append(p.program, a)
+		p.asideIno[p.pathKey(r.Components())] = e.Ino
 		c := Change{Kind: ChangeRemoved, Intent: step.Index(), Op: step.Op(), Path: r.Rel(), Dir: e.Kind == fsroot.KindDir, OldSize: e.Size, Files: 1}
 		if c.Dir {
 			c.OldSize, c.Files = subtreeSize(at.d, r.Name())
