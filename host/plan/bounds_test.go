@@ -3,6 +3,7 @@ package plan_test
 import (
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -203,5 +204,23 @@ func TestNeverAsksPastTheBound(t *testing.T) {
 		if r.served != max+1 {
 			t.Errorf("max %d: read %d bytes, want exactly %d", max, r.served, max+1)
 		}
+	}
+}
+
+// TestOversizedFieldMemoryIsBounded: refusing an endless field costs memory
+// in proportion to the field bound, not to what the input claims or holds.
+func TestOversizedFieldMemoryIsBounded(t *testing.T) {
+	const field = 1 << 20
+	r := &endless{head: []byte(`{"protocol":1,"intents":[{"op":"write","path":"a","content":"`), unit: []byte("x")}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := plan.Decode(r, limits(t, 1<<30, 10, field))
+	runtime.ReadMemStats(&after)
+	wantRule(t, err, schema.RulePlanFieldTooLarge)
+	// Doubling up to the bound allocates at most about 3*field in total
+	// for one string, plus the 32 KiB read buffer.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3*field+64<<10 {
+		t.Fatalf("allocated %d bytes refusing a field bounded at %d", got, field)
 	}
 }

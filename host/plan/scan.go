@@ -119,7 +119,7 @@ func (d *decoder) readString(dst []byte, limit int64, ctx string) ([]byte, error
 		if int64(len(dst)+i) > limit {
 			return dst, errOverLimit
 		}
-		dst = append(dst, chunk[:i]...)
+		dst = appendWithin(dst, chunk[:i], limit)
 		s.pos += i
 		if i == len(chunk) {
 			continue
@@ -144,6 +144,27 @@ func (d *decoder) readString(dst []byte, limit int64, ctx string) ([]byte, error
 		}
 		dst = utf8.AppendRune(dst, r)
 	}
+}
+
+// appendWithin appends b to dst, growing it by doubling but never past
+// limit (which len(dst)+len(b) is known not to exceed): the buffers for a
+// refused field cost at most about three times the field bound in total,
+// and two at once, where append's gentler growth for large slices would
+// cost about five.
+func appendWithin(dst, b []byte, limit int64) []byte {
+	if need := len(dst) + len(b); need > cap(dst) {
+		n := 2 * cap(dst)
+		if n < need {
+			n = need
+		}
+		if int64(n) > limit {
+			n = int(limit)
+		}
+		grown := make([]byte, len(dst), n)
+		copy(grown, dst)
+		dst = grown
+	}
+	return append(dst, b...)
 }
 
 // readEscape reads one escape after its backslash. A \u escape of a high
