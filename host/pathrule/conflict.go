@@ -13,11 +13,10 @@ import (
 type entry struct {
 	intent int
 	op     schema.Op
-	slot   uint8  // index into the intent's Paths
-	field  string // wire name: path, from, to, dest
+	slot   uint8 // index into the intent's Paths
 	path   Path
-	keys   []string // per-component keys under the relation
-	pos    int      // position in the entries slice
+	keys   []int32 // per-component key ranks under the relation (see interner)
+	pos    int     // position in the entries slice
 }
 
 // isSource reports whether e is a rename's from: the one kind of path a
@@ -41,33 +40,84 @@ func (e *entry) isDelete() bool { return e.op == schema.OpDelete }
 // that choice lives.
 func (e *entry) replacesInPlace() bool { return e.op == schema.OpWrite || e.op == schema.OpFetch }
 
-// keyer computes per-component keys, computing each distinct component's key
-// once: plans repeat components ("skills", "SKILL.md") far more than they
-// vary them.
-type keyer struct {
+// interner maps each component to the rank of its key under the relation:
+// components with equal keys get equal ranks, and ranks order as the keys'
+// strings do. Ranks make the sweep's comparisons integer comparisons, and
+// because they follow the keys' text rather than the order components were
+// met in, every order derived from them is independent of emission order.
+// Each distinct component's key is computed once: plans repeat components
+// ("skills", "SKILL.md") far more than they vary them.
+type interner struct {
 	eq    Equality
-	cache map[string]string
+	comp  map[string]int32 // component -> key id
+	keyID map[string]int32 // key -> key id
+	keys  []string         // key id -> key
 }
 
-func (k *keyer) keys(p Path) []string {
-	out := make([]string, len(p.comps))
+func newInterner(eq Equality) *interner {
+	return &interner{eq: eq, comp: make(map[string]int32), keyID: make(map[string]int32)}
+}
+
+// ids fills out with the key id of each component of p.
+func (in *interner) ids(p Path, out []int32) {
 	for i, c := range p.comps {
-		key, ok := k.cache[c]
+		id, ok := in.comp[c]
 		if !ok {
-			key = k.eq.Key(c)
-			k.cache[c] = key
+			k := in.eq.Key(c)
+			if id, ok = in.keyID[k]; !ok {
+				id = int32(len(in.keys))
+				in.keys = append(in.keys, k)
+				in.keyID[k] = id
+			}
+			in.comp[c] = id
 		}
-		out[i] = key
+		out[i] = id
 	}
-	return out
+}
+
+// ranks returns, per key id, the key's rank in sorted order.
+func (in *interner) ranks() []int32 {
+	byKey := make([]int32, len(in.keys))
+	for i := range byKey {
+		byKey[i] = int32(i)
+	}
+	slices.SortFunc(byKey, func(a, b int32) int { return strings.Compare(in.keys[a], in.keys[b]) })
+	rank := make([]int32, len(in.keys))
+	for r, id := range byKey {
+		rank[id] = int32(r)
+	}
+	return rank
+}
+
+// rankEntries sets every entry's keys to its components' key ranks, all
+// in one backing array.
+func rankEntries(entries []entry, eq Equality) {
+	total := 0
+	for i := range entries {
+		total += entries[i].path.Len()
+	}
+	arena := make([]int32, total)
+	in := newInterner(eq)
+	for i := range entries {
+		n := entries[i].path.Len()
+		entries[i].keys, arena = arena[:n:n], arena[n:]
+		in.ids(entries[i].path, entries[i].keys)
+		entries[i].pos = i
+	}
+	rank := in.ranks()
+	for i := range entries {
+		for j, id := range entries[i].keys {
+			entries[i].keys[j] = rank[id]
+		}
+	}
 }
 
 // compareKeys orders key sequences component by component, a sequence
 // before every sequence it is a proper prefix of. Sorted this way, the
 // paths at or beneath a path form one run starting at it.
-func compareKeys(a, b []string) int {
+func compareKeys(a, b []int32) int {
 	for i := range min(len(a), len(b)) {
-		if c := strings.Compare(a[i], b[i]); c != 0 {
+		if c := cmp.Compare(a[i], b[i]); c != 0 {
 			return c
 		}
 	}
@@ -75,22 +125,14 @@ func compareKeys(a, b []string) int {
 }
 
 // isPrefix reports whether a is a prefix of (or equal to) b.
-func isPrefix(a, b []string) bool {
-	if len(a) > len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+func isPrefix(a, b []int32) bool {
+	return len(a) <= len(b) && slices.Equal(a, b[:len(a)])
 }
 
 // node is the run of entries that are one path under the relation, split by
 // how the conflict rules treat them.
 type node struct {
-	keys      []string
+	keys      []int32
 	depth     int
 	deletes   []*entry // a delete's path: excuses what is at or beneath it
 	sources   []*entry // a rename's from: excused by nothing
@@ -102,7 +144,9 @@ type node struct {
 }
 
 // sweep finds every conflict among entries (up to MaxReportedConflicts),
-// adding each to set, and returns for each entry its excused-prefix length.
+// adding each to set. It returns for each entry its excused-prefix length,
+// and the entries in sorted order: by key ranks, then bytes, then intent
+// and slot.
 //
 // Entries are sorted by their keys; equal keys form a node, and the nodes at
 // or beneath a node follow it contiguously, so a stack of the current
@@ -110,12 +154,8 @@ type node struct {
 // loop visits is a conflict, except for the constant work per stack frame,
 // so the cost is the sort plus the total number of components plus the
 // conflicts reported.
-func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
-	kr := keyer{eq: eq, cache: make(map[string]string)}
-	for i := range entries {
-		entries[i].keys = kr.keys(entries[i].path)
-		entries[i].pos = i
-	}
+func sweep(entries []entry, eq Equality, set *rejection.Set) (excused []int, sorted []*entry) {
+	rankEntries(entries, eq)
 	order := make([]*entry, len(entries))
 	for i := range entries {
 		order[i] = &entries[i]
@@ -134,14 +174,23 @@ func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
 	})
 
 	r := reporter{eq: eq, set: set, seen: make(map[pairKey]bool)}
-	excused := make([]int, len(entries))
-	var stack []*node
+	excused = make([]int, len(entries))
+	var stack, free []*node // free: nodes off the stack, reused with their slices
 	for lo := 0; lo < len(order) && !r.full(); {
 		hi := lo + 1
 		for hi < len(order) && compareKeys(order[lo].keys, order[hi].keys) == 0 {
 			hi++
 		}
-		n := &node{keys: order[lo].keys, depth: len(order[lo].keys)}
+		for len(stack) > 0 && !isPrefix(stack[len(stack)-1].keys, order[lo].keys) {
+			free = append(free, stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		}
+		n := &node{}
+		if len(free) > 0 {
+			n, free = free[len(free)-1], free[:len(free)-1]
+		}
+		*n = node{keys: order[lo].keys, depth: len(order[lo].keys),
+			deletes: n.deletes[:0], sources: n.sources[:0], replacers: n.replacers[:0], others: n.others[:0]}
 		for _, e := range order[lo:hi] {
 			switch {
 			case e.isDelete():
@@ -153,9 +202,6 @@ func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
 			default:
 				n.others = append(n.others, e)
 			}
-		}
-		for len(stack) > 0 && !isPrefix(stack[len(stack)-1].keys, order[lo].keys) {
-			stack = stack[:len(stack)-1]
 		}
 
 		// Same path: every two non-deletes conflict; a delete here excuses
@@ -191,7 +237,7 @@ func sweep(entries []entry, eq Equality, set *rejection.Set) []int {
 		lo = hi
 	}
 	r.finish()
-	return excused
+	return excused, order
 }
 
 // hasOtherDelete reports whether a delete of another intent names this

@@ -2,6 +2,7 @@ package pathrule
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
@@ -33,24 +34,21 @@ func (v *Validated) Len() int { return len(v.steps) }
 
 // Steps returns a copy of the steps in apply order: every delete first,
 // ancestors before descendants under the relation; then every rename; then
-// every write, fetch and clone. Within a phase the order is a function of
-// the intents alone (their keys under the relation, then their bytes), so
-// every permutation of a plan's intents yields the same intents in the same
-// order.
-func (v *Validated) Steps() []Step {
-	out := make([]Step, len(v.steps))
-	for i, s := range v.steps {
-		out[i] = s.clone()
-	}
-	return out
-}
+// every write, fetch and clone. Within a phase steps are ordered by their
+// (first) path's keys under the relation, component by component, then by
+// its bytes: a function of the intents alone, so every permutation of a
+// plan's intents yields the same intents in the same order.
+func (v *Validated) Steps() []Step { return slices.Clone(v.steps) }
 
-// Step is one intent in apply order, with its parsed paths.
+// Step is one intent in apply order, with its parsed paths. A Step is a
+// value: copying it is safe, and nothing reachable from it can be changed
+// (Intent returns a deep copy).
 type Step struct {
 	index   int
 	intent  schema.Intent
-	paths   []Path
-	excused []int
+	n       uint8 // touched paths: 1, or 2 for a rename
+	paths   [2]Path
+	excused [2]int
 }
 
 // Index is the intent's position in the plan as emitted; rejections, the
@@ -65,7 +63,7 @@ func (s Step) Intent() schema.Intent { return copyIntent(s.intent) }
 
 // Paths returns the intent's touched paths, parsed, in the order of
 // schema.Intent.Paths: path or dest, or a rename's from then to.
-func (s Step) Paths() []Path { return append([]Path(nil), s.paths...) }
+func (s Step) Paths() []Path { return append([]Path(nil), s.paths[:s.n]...) }
 
 // ExcusedPrefix says how path i of the step (an index into Paths) is to be
 // resolved. 0: the path is not excused by any delete and resolves against
@@ -77,14 +75,7 @@ func (s Step) Paths() []Path { return append([]Path(nil), s.paths...) }
 // delete is staged, creating each as a directory itself. For a delete step
 // k can equal the path's length: another delete covers the same path (or an
 // ancestor, then k is smaller) and this one is the no-op that runs second.
-func (s Step) ExcusedPrefix(i int) int { return s.excused[i] }
-
-func (s Step) clone() Step {
-	s.intent = copyIntent(s.intent)
-	s.paths = append([]Path(nil), s.paths...)
-	s.excused = append([]int(nil), s.excused...)
-	return s
-}
+func (s Step) ExcusedPrefix(i int) int { return s.excused[:s.n][i] }
 
 // Validate checks every touched path of p against the vocabulary and every
 // pair of touched paths against the conflict rules, under eq. It returns a
@@ -112,7 +103,11 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 	intents := p.Intents()
 	var set rejection.Set
 	steps := make([]Step, len(intents))
-	var entries []entry
+	touched := 0
+	for _, in := range intents {
+		touched += len(in.Paths())
+	}
+	entries := make([]entry, 0, touched)
 	for i, in := range intents {
 		op := in.Op()
 		ref := rejection.IntentRef{Index: i, Op: op}
@@ -121,7 +116,7 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 			continue
 		}
 		raw := in.Paths()
-		st := Step{index: i, intent: in, paths: make([]Path, len(raw)), excused: make([]int, len(raw))}
+		st := Step{index: i, intent: in, n: uint8(len(raw))}
 		for slot, s := range raw {
 			field := fieldName(op, slot)
 			path, err := Parse(s)
@@ -131,19 +126,18 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 				continue
 			}
 			st.paths[slot] = path
-			entries = append(entries, entry{intent: i, op: op, slot: uint8(slot), field: field, path: path})
+			entries = append(entries, entry{intent: i, op: op, slot: uint8(slot), path: path})
 		}
 		steps[i] = st
 	}
-	excused := sweep(entries, eq, &set)
+	excused, sorted := sweep(entries, eq, &set)
 	if err := set.Err(); err != nil {
 		return nil, err
 	}
 	for k, e := range entries {
 		steps[e.intent].excused[e.slot] = excused[k]
 	}
-	orderSteps(steps, eq)
-	return &Validated{eq: eq, steps: steps}, nil
+	return &Validated{eq: eq, steps: orderSteps(steps, sorted)}, nil
 }
 
 // fieldName is the wire name of touched path slot of an op.
