@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { extCommands = append(extCommands, newExtBuildCmd) }
+
+// language is everything `lola ext new` and `lola ext build` know about one
+// extension language. Adding a language is one entry in languages.
+type language struct {
+	name      string   // the --lang spelling
+	template  string   // directory under templates/
+	marker    string   // a file whose presence in DIR identifies the language
+	toolchain []string // executables that must be on PATH to build
+	// tier1 and tier2 return the commands that build the artifact at out
+	// (relative to dir, where the commands run) in the extension directory
+	// dir (absolute).
+	tier1, tier2 func(dir, out string) ([]buildStep, error)
+	// afterNew runs once in a freshly scaffolded directory (e.g. to write
+	// go.sum); a failure is reported as a warning, not an error.
+	afterNew func(dir string) []buildStep
+}
+
+// buildStep is one command run in dir with extra environment.
+type buildStep struct {
+	args []string
+	env  []string
+}
+
+var languages = []language{
+	{
+		name:      "go",
+		template:  "go",
+		marker:    "go.mod",
+		toolchain: []string{"go"},
+		tier1: func(dir, out string) ([]buildStep, error) {
+			env, err := goWorkEnv(dir)
+			return []buildStep{{
+				args: []string{"go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "."},
+				env:  append(env, "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0"),
+			}}, err
+		},
+		tier2: func(dir, out string) ([]buildStep, error) {
+			env, err := goWorkEnv(dir)
+			return []buildStep{{
+				args: []string{"go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "."},
+				env:  append(env, "CGO_ENABLED=0"),
+			}}, err
+		},
+		afterNew: func(dir string) []buildStep {
+			env, _ := goWorkEnv(dir)
+			return []buildStep{{args: []string{"go", "mod", "tidy"}, env: append(env, "GOFLAGS=-mod=mod")}}
+		},
+	},
+}
+
+func languageNamed(name string) (*language, bool) {
+	for i := range languages {
+		if languages[i].name == name {
+			return &languages[i], true
+		}
+	}
+	return nil, false
+}
+
+func languageNames() string {
+	names := make([]string, len(languages))
+	for i, l := range languages {
+		names[i] = l.name
+	}
+	return strings.Join(names, "|")
+}
+
+// detectLanguage picks the language whose marker file DIR holds.
+func detectLanguage(dir string) (*language, error) {
+	for i := range languages {
+		if _, err := os.Stat(filepath.Join(dir, languages[i].marker)); err == nil {
+			return &languages[i], nil
+		}
+	}
+	return nil, fmt.Errorf("cannot tell the extension's language: none of the marker files for %s is in the directory", languageNames())
+}
+
+// checkToolchain names the first missing executable and how to install it.
+func (l *language) checkToolchain() error {
+	for _, tool := range l.toolchain {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("the %s toolchain is missing: %q is not on PATH; `make setup` in the lola repository installs it", l.name, tool)
+		}
+	}
+	return nil
+}
+
+// goWorkEnv returns GOWORK=off when dir lies under a go.work that does not
+// use it (an extension scaffolded inside the lola checkout, say), so the
+// extension builds as the standalone module it is.
+func goWorkEnv(dir string) ([]string, error) {
+	cmd := exec.Command("go", "env", "GOWORK")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil // the build itself will report a broken toolchain
+	}
+	work := strings.TrimSpace(string(out))
+	if work == "" || work == "off" {
+		return nil, nil
+	}
+	edit := exec.Command("go", "work", "edit", "-json", work)
+	edit.Dir = dir
+	js, err := edit.Output()
+	if err != nil {
+		return []string{"GOWORK=off"}, nil
+	}
+	var wf struct{ Use []struct{ DiskPath string } }
+	if err := json.Unmarshal(js, &wf); err != nil {
+		return []string{"GOWORK=off"}, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range wf.Use {
+		p := u.DiskPath
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(work), p)
+		}
+		if filepath.Clean(p) == abs {
+			return nil, nil
+		}
+	}
+	return []string{"GOWORK=off"}, nil
+}
+
+var extNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+
+const manifestFile = "lola-extension.yaml"
+
+// manifestName reads the top-level name: scalar of DIR's manifest. It is a
+// stopgap until the strict manifest loader exists: nothing else is read.
+func manifestName(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, manifestFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("no %s in the extension directory", manifestFile)
+		}
+		return "", fmt.Errorf("reading %s: %w", manifestFile, errors.Unwrap(err))
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		rest, ok := strings.CutPrefix(line, "name:")
+		if !ok {
+			continue
+		}
+		if i := strings.Index(rest, "#"); i >= 0 {
+			rest = rest[:i]
+		}
+		name := strings.Trim(strings.TrimSpace(rest), `"'`)
+		if !extNameRE.MatchString(name) {
+			return "", fmt.Errorf("%s: name %q is not ^[a-z][a-z0-9-]{0,62}$", manifestFile, name)
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("%s has no top-level name", manifestFile)
+}
+
+// builtArtifact is one artifact `lola ext build` produced.
+type builtArtifact struct {
+	Tier  int    `json:"tier"`
+	Path  string `json:"path"` // relative to the extension directory
+	Bytes int64  `json:"bytes"`
+}
+
+func newExtBuildCmd() *cobra.Command {
+	var tier string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "build [--tier 1|2|both] [--json] DIR",
+		Short: "Build an extension's tier-1 module and/or tier-2 executable",
+		Long: `Build the extension in DIR (default ".") from one source:
+  tier 1  dist/<name>.wasm  a WASI preview 1 reactor exporting the Lola ABI
+  tier 2  dist/<name>       a native executable (request on stdin, plan on stdout)
+<name> is the manifest's (lola-extension.yaml) name. The language is
+detected from DIR (go: go.mod). The recipes:
+  go  tier 1: GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w"
+      tier 2: CGO_ENABLED=0 go build -trimpath -ldflags="-s -w"
+A missing toolchain is named in the error; ` + "`make setup`" + ` installs it.
+Sizes are reported per artifact; --json prints
+  {"name": NAME, "lang": LANG, "artifacts": [{"tier": 1, "path": "dist/NAME.wasm", "bytes": N}, ...]}`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var tiers []int
+			switch tier {
+			case "1":
+				tiers = []int{1}
+			case "2":
+				tiers = []int{2}
+			case "both":
+				tiers = []int{1, 2}
+			default:
+				return withCode(exitUsage, fmt.Errorf("--tier must be 1, 2 or both, not %q", tier))
+			}
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			name, err := manifestName(dir)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			lang, err := detectLanguage(dir)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			if err := lang.checkToolchain(); err != nil {
+				return withCode(exitInternal, err)
+			}
+			built, err := buildExtension(dir, name, lang, tiers, cmd.ErrOrStderr())
+			if err != nil {
+				return withCode(exitInternal, err)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				return enc.Encode(struct {
+					Name      string          `json:"name"`
+					Lang      string          `json:"lang"`
+					Artifacts []builtArtifact `json:"artifacts"`
+				}{name, lang.name, built})
+			}
+			for _, a := range built {
+				fmt.Fprintf(out, "tier %d  %-28s %s (%d bytes)\n", a.Tier, a.Path, humanSize(a.Bytes), a.Bytes)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&tier, "tier", "both", "which tier to build: 1, 2 or both")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as one JSON object")
+	return c
+}
+
+// buildExtension runs lang's recipe for each tier in dir, writing into
+// dir/dist. The toolchain's own output goes to diag.
+func buildExtension(dir, name string, lang *language, tiers []int, diag io.Writer) ([]builtArtifact, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(abs, "dist"), 0o755); err != nil {
+		return nil, fmt.Errorf("creating dist/: %w", errors.Unwrap(err))
+	}
+	var built []builtArtifact
+	for _, t := range tiers {
+		rel := "dist/" + name + ".wasm"
+		recipe := lang.tier1
+		if t == 2 {
+			rel = "dist/" + name
+			if runtime.GOOS == "windows" {
+				rel += ".exe"
+			}
+			recipe = lang.tier2
+		}
+		steps, err := recipe(abs, filepath.FromSlash(rel))
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range steps {
+			if err := runStep(abs, s, diag); err != nil {
+				return nil, fmt.Errorf("tier %d build failed: %s: %w", t, strings.Join(s.args, " "), err)
+			}
+		}
+		st, err := os.Stat(filepath.Join(abs, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, fmt.Errorf("tier %d build produced no %s", t, rel)
+		}
+		built = append(built, builtArtifact{Tier: t, Path: rel, Bytes: st.Size()})
+	}
+	return built, nil
+}
+
+func runStep(dir string, s buildStep, diag io.Writer) error {
+	cmd := exec.Command(s.args[0], s.args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), s.env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err != nil && out.Len() > 0 {
+		diag.Write(out.Bytes())
+	}
+	return err
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"text/template"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { extCommands = append(extCommands, newExtNewCmd) }
+
+// templateData is what a template's .tmpl files see; templates/README.md
+// documents each field.
+type templateData struct {
+	Name      string
+	Module    string
+	GoVersion string
+	SDKGo     string // replace target for github.com/lola-pm/lola/sdk-go, or ""
+	Schema    string // replace target for github.com/lola-pm/lola/schema, or ""
+}
+
+const sdkGoModule = "github.com/lola-pm/lola/sdk-go"
+
+func newExtNewCmd() *cobra.Command {
+	var lang, sdkGo string
+	c := &cobra.Command{
+		Use:   "new --lang LANG [--sdk-go DIR] NAME [DIR]",
+		Short: "Scaffold a new extension that builds both tiers",
+		Long: `Create a new extension named NAME in DIR (default ./NAME, which must not
+exist or be empty): a manifest (lola-extension.yaml), the source, tests, a
+README for authors and build notes. Build it with 'lola ext build DIR'.
+
+LANG is one of: ` + languageNames() + `.
+
+The Go SDK is not published to a module proxy, so the new go.mod gets
+replace directives pointing at a local lola checkout: --sdk-go DIR (the
+checkout's sdk-go directory), else $LOLA_SDK_GO, else the first checkout
+found above DIR, the working directory or the lola executable. Without one
+the go.mod has no replace directives and the README says how to add them.
+For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, ok := languageNamed(lang)
+			if !ok {
+				return withCode(exitUsage, fmt.Errorf("--lang must be one of %s", languageNames()))
+			}
+			name := args[0]
+			if !extNameRE.MatchString(name) {
+				return withCode(exitUsage, fmt.Errorf("extension name %q must match ^[a-z][a-z0-9-]{0,62}$", name))
+			}
+			dir := name
+			if len(args) == 2 {
+				dir = args[1]
+			}
+			if err := requireEmptyDir(dir); err != nil {
+				return withCode(exitUsage, err)
+			}
+			data, err := newTemplateData(name, dir, sdkGo)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			files, err := scaffold(l.template, dir, data)
+			if err != nil {
+				return withCode(exitInternal, err)
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "created %s extension %q in %s:\n", l.name, name, dir)
+			for _, f := range files {
+				fmt.Fprintf(out, "  %s\n", f)
+			}
+			if l.name == "go" && data.SDKGo == "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: no local lola checkout found; point go.mod at one with --sdk-go or as the README explains\n")
+			}
+			if err := l.checkToolchain(); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %v\n", err)
+			} else if l.afterNew != nil && (l.name != "go" || data.SDKGo != "") {
+				abs, _ := filepath.Abs(dir)
+				for _, s := range l.afterNew(abs) {
+					if err := runStep(abs, s, cmd.ErrOrStderr()); err != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s failed in the new directory: %v\n", strings.Join(s.args, " "), err)
+					}
+				}
+			}
+			fmt.Fprintf(out, "next: lola ext build --tier both %s\n", dir)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&lang, "lang", "", "the extension's language: "+languageNames())
+	c.Flags().StringVar(&sdkGo, "sdk-go", "", "the lola checkout's sdk-go directory (Go only)")
+	_ = c.MarkFlagRequired("lang")
+	return c
+}
+
+// requireEmptyDir refuses a DIR that exists and is not an empty directory,
+// so scaffolding never overwrites an author's files.
+func requireEmptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s exists and is not a readable directory", dir)
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("%s exists and is not empty", dir)
+	}
+	return nil
+}
+
+func newTemplateData(name, dir, sdkGoFlag string) (templateData, error) {
+	d := templateData{Name: name, Module: name, GoVersion: "1.26"}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return d, err
+	}
+	sdk := sdkGoFlag
+	if sdk == "" {
+		sdk = os.Getenv("LOLA_SDK_GO")
+	}
+	if sdk != "" {
+		if sdk, err = filepath.Abs(sdk); err != nil {
+			return d, err
+		}
+		if !isSDKGo(sdk) {
+			return d, fmt.Errorf("%s is not the lola sdk-go directory (its go.mod must declare module %s)", sdkGoFlagOrEnv(sdkGoFlag), sdkGoModule)
+		}
+	} else {
+		starts := []string{abs}
+		if wd, err := os.Getwd(); err == nil {
+			starts = append(starts, wd)
+		}
+		if exe, err := os.Executable(); err == nil {
+			starts = append(starts, filepath.Dir(exe))
+		}
+		sdk = findSDKGo(starts...)
+	}
+	if sdk == "" {
+		return d, nil
+	}
+	d.SDKGo = replacePath(abs, sdk)
+	d.Schema = replacePath(abs, filepath.Join(filepath.Dir(sdk), "schema"))
+	return d, nil
+}
+
+func sdkGoFlagOrEnv(flag string) string {
+	if flag != "" {
+		return "--sdk-go " + flag
+	}
+	return "$LOLA_SDK_GO"
+}
+
+// findSDKGo walks up from each start for a directory holding sdk-go/ with
+// the SDK's go.mod, and returns that sdk-go directory or "".
+func findSDKGo(starts ...string) string {
+	for _, s := range starts {
+		for d := s; ; d = filepath.Dir(d) {
+			if cand := filepath.Join(d, "sdk-go"); isSDKGo(cand) {
+				return cand
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return ""
+}
+
+func isSDKGo(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if fields := strings.Fields(sc.Text()); len(fields) == 2 && fields[0] == "module" {
+			return fields[1] == sdkGoModule
+		}
+	}
+	return false
+}
+
+// replacePath is target relative to from when from lies inside target's
+// checkout (so the checkout stays relocatable), else target itself. A go.mod
+// replace path must start with ./ or ../ to be read as a directory.
+func replacePath(from, target string) string {
+	root := filepath.Dir(target)
+	if rel, err := filepath.Rel(root, from); err == nil && !strings.HasPrefix(rel, "..") {
+		if r, err := filepath.Rel(from, target); err == nil {
+			r = filepath.ToSlash(r)
+			if !strings.HasPrefix(r, "../") {
+				r = "./" + r
+			}
+			return r
+		}
+	}
+	return filepath.ToSlash(target)
+}
+
+// scaffold writes templates/<lang>/ into dir and returns the files written,
+// relative to dir, in walk order.
+func scaffold(lang, dir string, data templateData) ([]string, error) {
+	base := path.Join("templates", lang)
+	var written []string
+	err := fs.WalkDir(templatesFS, base, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, base), "/")
+		if e.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, filepath.FromSlash(rel)), 0o755)
+		}
+		body, err := templatesFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := rel
+		if strings.HasSuffix(dst, ".tmpl") {
+			dst = strings.TrimSuffix(dst, ".tmpl")
+			t, err := template.New(rel).Option("missingkey=error").Parse(string(body))
+			if err != nil {
+				return fmt.Errorf("template %s: %w", rel, err)
+			}
+			var b bytes.Buffer
+			if err := t.Execute(&b, data); err != nil {
+				return fmt.Errorf("template %s: %w", rel, err)
+			}
+			body = b.Bytes()
+		}
+		if d, f := path.Split(dst); strings.HasPrefix(f, "dot-") {
+			dst = d + "." + strings.TrimPrefix(f, "dot-")
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(dst)), body, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", dst, errors.Unwrap(err))
+		}
+		written = append(written, dst)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(written) == 0 {
+		return nil, fmt.Errorf("no template for %s in this lola binary", lang)
+	}
+	return written, nil
+}

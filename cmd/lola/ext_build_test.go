@@ -1,0 +1,128 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// minimalGoExtension writes an extension directory by hand (no scaffold),
+// with main.go as given.
+func minimalGoExtension(t *testing.T, name, mainGo string) string {
+	t.Helper()
+	dir := t.TempDir()
+	sdk := sdkGoDir(t)
+	files := map[string]string{
+		"lola-extension.yaml": "name: " + name + "   # comment\nversion: 0.1.0\nkind: target\n",
+		"go.mod": "module " + name + "\n\ngo 1.26\n\nrequire github.com/lola-pm/lola/sdk-go v0.0.0\n\nreplace (\n\tgithub.com/lola-pm/lola/sdk-go => " +
+			filepath.ToSlash(sdk) + "\n\tgithub.com/lola-pm/lola/schema => " + filepath.ToSlash(filepath.Join(filepath.Dir(sdk), "schema")) + "\n)\n",
+		"main.go": mainGo,
+	}
+	for f, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const trivialMain = `package main
+
+import lola "github.com/lola-pm/lola/sdk-go"
+
+func init() { lola.Register(func(*lola.Request, *lola.Plan) error { return nil }) }
+
+func main() { lola.Main() }
+`
+
+func TestExtBuildNamesAMissingToolchain(t *testing.T) {
+	dir := minimalGoExtension(t, "x", trivialMain)
+	t.Setenv("PATH", t.TempDir())
+	code, _, errOut := extCLI(t, "ext", "build", dir)
+	if code != exitInternal || !strings.Contains(errOut, `the go toolchain is missing: "go" is not on PATH`) || !strings.Contains(errOut, "make setup") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "dist")); err == nil {
+		t.Fatal("dist/ was created without a toolchain")
+	}
+}
+
+func TestExtBuildRefusesBadInput(t *testing.T) {
+	good := minimalGoExtension(t, "x", trivialMain)
+	noManifest := t.TempDir()
+	badName := minimalGoExtension(t, "x", trivialMain)
+	os.WriteFile(filepath.Join(badName, "lola-extension.yaml"), []byte("name: ../../evil\n"), 0o644)
+	noName := minimalGoExtension(t, "x", trivialMain)
+	os.WriteFile(filepath.Join(noName, "lola-extension.yaml"), []byte("  name: nested\nversion: 1\n"), 0o644)
+	noLang := t.TempDir()
+	os.WriteFile(filepath.Join(noLang, "lola-extension.yaml"), []byte("name: x\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad tier", []string{"ext", "build", "--tier", "3", good}, "--tier must be"},
+		{"no manifest", []string{"ext", "build", noManifest}, "no lola-extension.yaml"},
+		{"name traversal", []string{"ext", "build", badName}, "is not ^[a-z]"},
+		{"no top-level name", []string{"ext", "build", noName}, "no top-level name"},
+		{"unknown language", []string{"ext", "build", noLang}, "cannot tell the extension's language"},
+		{"two dirs", []string{"ext", "build", good, good}, "accepts at most 1 arg"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errOut := extCLI(t, c.args...)
+			if code != exitUsage || !strings.Contains(errOut, c.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, errOut, exitUsage, c.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(badName, "dist")); err == nil {
+		t.Fatal("a refused build created dist/")
+	}
+}
+
+func TestExtBuildReportsACompileError(t *testing.T) {
+	dir := minimalGoExtension(t, "broken", "package main\n\nfunc main() { undefinedThing() }\n")
+	code, _, errOut := extCLI(t, "ext", "build", "--tier", "2", dir)
+	if code != exitInternal || !strings.Contains(errOut, "undefined: undefinedThing") || !strings.Contains(errOut, "tier 2 build failed") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if strings.Contains(errOut, dir) {
+		t.Fatalf("the error carries the absolute directory: %q", errOut)
+	}
+}
+
+// An extension inside a go.work that does not list it still builds (as
+// the standalone module it is), one tier at a time.
+func TestExtBuildOneTierInsideAForeignWorkspace(t *testing.T) {
+	dir := minimalGoExtension(t, "inner", trivialMain)
+	work := t.TempDir()
+	ext := filepath.Join(work, "ext")
+	if err := os.Rename(dir, ext); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(work, "other"), 0o755)
+	os.WriteFile(filepath.Join(work, "other", "go.mod"), []byte("module other\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "go.work"), []byte("go 1.26\n\nuse ./other\n"), 0o644)
+	t.Setenv("GOWORK", "")
+	if env, err := goWorkEnv(ext); err != nil || len(env) != 1 || env[0] != "GOWORK=off" {
+		t.Fatalf("goWorkEnv = %v, %v; want GOWORK=off", env, err)
+	}
+	if env, _ := goWorkEnv(filepath.Join(work, "other")); len(env) != 0 {
+		t.Fatalf("a module the workspace uses got %v", env)
+	}
+	// go.sum: the hand-written module needs one; tidy writes it.
+	for _, s := range languages[0].afterNew(ext) {
+		if err := runStep(ext, s, os.Stderr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := extCLI(t, "ext", "build", "--tier", "1", ext)
+	if code != exitOK || !strings.Contains(out, "tier 1  dist/inner.wasm") || !strings.Contains(out, "MiB") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(ext, "dist", "inner")); err == nil {
+		t.Fatal("--tier 1 also built tier 2")
+	}
+}
