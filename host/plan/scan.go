@@ -94,6 +94,15 @@ func (d *decoder) readByte(ctx string) (byte, error) {
 	return c, err
 }
 
+// plainStringByte reports the bytes a string holds as they are: all but the
+// quote, the backslash and the control characters.
+var plainStringByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // readString reads a string whose opening quote has been consumed, appending
 // its unescaped bytes to dst[:0]. It returns errOverLimit as soon as more
 // than limit bytes have been decoded, without reading further, so a huge
@@ -109,11 +118,7 @@ func (d *decoder) readString(dst []byte, limit int64, ctx string) ([]byte, error
 		}
 		chunk := s.buf[s.pos:s.end]
 		i := 0
-		for i < len(chunk) {
-			c := chunk[i]
-			if c == '"' || c == '\\' || c < 0x20 {
-				break
-			}
+		for i < len(chunk) && plainStringByte[chunk[i]] {
 			i++
 		}
 		if int64(len(dst)+i) > limit {
