@@ -1,0 +1,54 @@
+package shim
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Subcommand is the hidden lola subcommand the shim runs as.
+const Subcommand = "__extension-host"
+
+// Invocation is how a parent runs one module through the shim: it execs
+// Path with Args, no inherited environment, the request on stdin, and reads
+// the plan on stdout through its own bounded decoder and the report on
+// stderr (ParseReport). It is meant for host/child:
+//
+//	child.Run(ctx, child.Spec{Path: inv.Path, Args: inv.Args, Env: inv.Env,
+//		Deadline: inv.Deadline, StderrCap: inv.StderrCap, ...})
+type Invocation struct {
+	Path      string        // the lola executable, absolute
+	Args      []string      // after argv[0]: Subcommand, then Args.Argv()
+	Env       []string      // empty: the child needs and inherits nothing
+	Deadline  time.Duration // the outer deadline, Limits.OuterDeadline
+	StderrCap int64         // at least StderrBound, so the outcome line survives
+}
+
+// NewInvocation builds the invocation of exe (the lola binary, re-executed)
+// for a. The deadline is a.Limits().OuterDeadline(), strictly greater than
+// every inner clock of the shim.
+func NewInvocation(exe string, a Args) (Invocation, error) {
+	if !filepath.IsAbs(exe) {
+		return Invocation{}, errors.New("shim: the executable path must be absolute")
+	}
+	if a.module == "" {
+		return Invocation{}, errors.New("shim: arguments are not set")
+	}
+	return Invocation{
+		Path:      exe,
+		Args:      append([]string{Subcommand}, a.Argv()...),
+		Env:       []string{},
+		Deadline:  a.limits.OuterDeadline(),
+		StderrCap: StderrBound,
+	}, nil
+}
+
+// SelfInvocation is NewInvocation for the running executable.
+func SelfInvocation(a Args) (Invocation, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return Invocation{}, err
+	}
+	return NewInvocation(exe, a)
+}

@@ -1,0 +1,3 @@
+module lolatest/guest
+
+go 1.26

@@ -1,0 +1,5 @@
+//go:build !abi2
+
+package main
+
+const abiVersion = 1
