@@ -307,16 +307,25 @@ func TestMalformedPlanDrainedNotKilled(t *testing.T) {
 	// 5 MiB follow the garbage: a host that stopped reading would leave the
 	// child blocked until the deadline.
 	res := runTimed(t, fixtureSpec(t, "malformed", withDeadline(10*time.Second)))
-	wantOutcome(t, res, child.OutcomeMalformedPlan)
+	wantOutcome(t, res, child.OutcomePlanRefused)
 	wantRule(t, res.Err, schema.RulePlanMalformed)
 	if !res.Reaped || res.ExitStatus != 0 {
 		t.Fatalf("reaped %v status %d: a malformed plan must not kill the child", res.Reaped, res.ExitStatus)
 	}
 }
 
+func TestPolicyRefusalAtDecode(t *testing.T) {
+	res := runTimed(t, fixtureSpec(t, "post"))
+	wantOutcome(t, res, child.OutcomePlanRefused)
+	wantRule(t, res.Err, schema.RuleRemoteMethod)
+	if v := rejection.All(res.Err); len(v) != 1 || len(v[0].Intents) != 1 || v[0].Intents[0].Index != 0 {
+		t.Fatalf("violation does not name intent 0: %v", res.Err)
+	}
+}
+
 func TestTrailingDataRefused(t *testing.T) {
 	res := runTimed(t, fixtureSpec(t, "trailing"))
-	wantOutcome(t, res, child.OutcomeMalformedPlan)
+	wantOutcome(t, res, child.OutcomePlanRefused)
 	wantRule(t, res.Err, schema.RulePlanMalformed)
 }
 

@@ -106,6 +106,9 @@ func runFixture(mode string) int {
 		junk := bytes.Repeat([]byte("junk "), 1<<20)
 		os.Stdout.Write(junk)
 		return 0
+	case "post": // a well-formed plan the decoder's remote rules refuse
+		os.Stdout.WriteString(`{"protocol":1,"intents":[{"op":"fetch","url":"https://example.org/x","dest":"x","method":"POST"}]}`)
+		return 0
 	case "trailing":
 		os.Stdout.WriteString(`{"protocol":1,"intents":[]} {"protocol":1,"intents":[]}`)
 		return 0

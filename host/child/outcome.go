@@ -28,9 +28,11 @@ const (
 	// host killed it at once. Result.Err is the *rejection.Violation
 	// (plan.too-large, plan.too-many-intents or plan.field-too-large).
 	OutcomeKilledStdoutBound
-	// OutcomeMalformedPlan: the child exited with status 0 but its stdout is
-	// not a plan. Result.Err is the *rejection.Violation saying why.
-	OutcomeMalformedPlan
+	// OutcomePlanRefused: the child exited with status 0 but plan.Decode
+	// refused its stdout: malformed (plan.* rules) or against a lexical rule
+	// the decoder applies (remote.method, remote.scheme, ...). Result.Err is
+	// the *rejection.Violation saying which.
+	OutcomePlanRefused
 	// OutcomeStartFailed: the child could not be started (no such file, not
 	// executable, pipes unavailable). Nothing ran.
 	OutcomeStartFailed
@@ -49,7 +51,7 @@ var outcomeNames = [...]string{
 	OutcomeExitNonZero:       "exit-non-zero",
 	OutcomeKilledDeadline:    "killed-deadline",
 	OutcomeKilledStdoutBound: "killed-stdout-bound",
-	OutcomeMalformedPlan:     "malformed-plan",
+	OutcomePlanRefused:       "plan-refused",
 	OutcomeStartFailed:       "start-failed",
 	OutcomeCanceled:          "canceled",
 }

@@ -30,7 +30,7 @@ type Result struct {
 	// OutputTruncated reports that stdout went past StdoutCap.
 	OutputTruncated bool
 	// Err says why the run did not succeed; nil on success. For
-	// OutcomeKilledStdoutBound and OutcomeMalformedPlan it is a
+	// OutcomeKilledStdoutBound and OutcomePlanRefused it is a
 	// *rejection.Violation, so errors.Is(err, rejection.Rule(r)) works.
 	// It never carries a host absolute path.
 	Err error

@@ -146,9 +146,9 @@ func (s Spec) run(ctx context.Context) Result {
 			return r.kill(OutcomeKilledDeadline, r.deadlineErr(w), w)
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return r.kill(OutcomeKilledDeadline, errors.New("killed: the caller's deadline passed"), w)
+				return r.kill(OutcomeKilledDeadline, errors.New("the caller's deadline passed"), w)
 			}
-			return r.kill(OutcomeCanceled, errors.New("killed: the run was canceled"), w)
+			return r.kill(OutcomeCanceled, errors.New("the run was canceled"), w)
 		}
 	}
 
@@ -177,13 +177,13 @@ func (r *running) result(w *waitResult, out *stdoutResult) Result {
 		res.Outcome, res.Err = OutcomeExitNonZero, fmt.Errorf("waiting for the extension failed: %w", r.spec.redact(w.err))
 	case !w.state.Success():
 		res.ExitStatus = w.state.ExitCode()
-		res.Outcome, res.Err = OutcomeExitNonZero, fmt.Errorf("extension failed: %s", w.state)
+		res.Outcome, res.Err = OutcomeExitNonZero, errors.New(w.state.String())
 	case r.spec.mode == StdoutDiagnostics:
 		res.ExitStatus = 0
 		res.Outcome = OutcomeCompleted
 	case out.err != nil:
 		res.ExitStatus = 0
-		res.Outcome, res.Err = OutcomeMalformedPlan, asViolation(out.err)
+		res.Outcome, res.Err = OutcomePlanRefused, asViolation(out.err)
 	default:
 		res.ExitStatus = 0
 		res.Outcome, res.Plan = OutcomePlanReceived, out.plan
@@ -242,9 +242,9 @@ func (r *running) deadlineErr(w *waitResult) error {
 	if w != nil && w.state != nil {
 		// The child is gone but stdout never ended: something it started
 		// holds the pipe open.
-		return fmt.Errorf("killed: the %s deadline passed; the extension had exited (%s) but its stdout was still held open by a descendant", r.spec.deadline, w.state)
+		return fmt.Errorf("the %s deadline passed; the extension had exited (%s) but a descendant still held its stdout open", r.spec.deadline, w.state)
 	}
-	return fmt.Errorf("killed: the %s deadline passed", r.spec.deadline)
+	return fmt.Errorf("the %s deadline passed", r.spec.deadline)
 }
 
 // graceWindow returns a channel closed once d has passed, and a func that
