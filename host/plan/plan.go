@@ -6,8 +6,8 @@
 // keys, unknown members at any level, invalid UTF-8, lone surrogates,
 // trailing data and wrong types are each refused with their own rule from
 // the closed vocabulary (schema.Rule), and every bound is enforced while
-// reading, not after. The package has no dependency outside the standard
-// library and the protocol types.
+// reading, not after. Besides the standard library the package depends
+// only on the protocol types (schema) and the typed refusals (rejection).
 package plan
 
 import (
