@@ -68,6 +68,9 @@ func (r *reporter) pair(x, y *entry, rule schema.Rule) {
 	r.seen[k] = true
 	var detail string
 	if rule == schema.RuleConflictSamePath {
+		if y.intent < x.intent || y.intent == x.intent && y.slot < x.slot {
+			x, y = y, x
+		}
 		detail = describe(x) + " and " + describe(y) + " are the same path under " + r.eq.Name()
 	} else {
 		detail = describe(y) + " lies beneath " + describe(x) + " under " + r.eq.Name()
