@@ -19,17 +19,34 @@ func repoRoot(t testing.TB) string {
 	return dir
 }
 
-// fixture is one SDK's fixture, built both ways.
-type fixture struct {
-	lang   string
+// project is one extension source that builds both tiers.
+type project struct {
+	lang string // go, rust, assemblyscript
+	dir  string // relative to the repository root
+	// go: the package to build ("." or "./internal/fixture");
+	// rust: the cargo package (-p); assemblyscript: the entry file.
+	target string
+	// rust: the cdylib's file stem and the binary's name.
+	wasmStem, binName string
+}
+
+// built is a project's two artifacts.
+type built struct {
 	wasm   string // tier 1 module
 	native string // tier 2 executable
 }
 
 var (
-	buildOnce sync.Map // lang -> *buildResult
-	workDir   string   // build outputs shared by every test of this run
+	builds  sync.Map // project.dir+target -> *buildResult
+	workDir string   // build outputs shared by every test of this run
 )
+
+type buildResult struct {
+	once sync.Once
+	out  built
+	err  error
+	log  string
+}
 
 func TestMain(m *testing.M) {
 	var err error
@@ -42,23 +59,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-type buildResult struct {
-	once sync.Once
-	fx   fixture
-	err  error
-	out  string
-}
-
-func requireTool(t testing.TB, tool, why string) string {
+func requireTool(t testing.TB, tool, why string) {
 	t.Helper()
-	p, err := exec.LookPath(tool)
-	if err != nil {
+	if _, err := exec.LookPath(tool); err != nil {
 		if os.Getenv("LOLA_CONFORMANCE_ALLOW_SKIP") == "1" {
 			t.Skipf("%s not found (%s); `make setup` installs it", tool, why)
 		}
 		t.Fatalf("%s not found (%s); run `make setup`", tool, why)
 	}
-	return p
 }
 
 func run(dir string, env []string, name string, args ...string) (string, error) {
@@ -69,64 +77,75 @@ func run(dir string, env []string, name string, args ...string) (string, error) 
 	return string(out), err
 }
 
-// buildFixture builds lang's fixture once per test binary.
-func buildFixture(t *testing.T, lang string) fixture {
+// build builds p's two tiers once per test binary, with the recipes of
+// TOOLCHAINS.md (the same ones `lola ext build` uses).
+func build(t *testing.T, p project) built {
 	t.Helper()
-	v, _ := buildOnce.LoadOrStore(lang, &buildResult{})
-	br := v.(*buildResult)
 	root := repoRoot(t)
-	switch lang {
+	dir := filepath.Join(root, p.dir)
+	switch p.lang {
 	case "rust":
 		requireTool(t, "/usr/bin/rustc", "Debian's rustc builds wasm32-wasi")
 		requireTool(t, "cargo", "rustup's cargo builds the native tier")
 	case "assemblyscript":
 		requireTool(t, "wasm2c", "wabt translates the module for tier 2")
 		requireTool(t, "gcc", "compiles the wasm2c output")
-		if _, err := os.Stat(filepath.Join(root, "sdk-assemblyscript/node_modules/.bin/asc")); err != nil {
-			requireTool(t, "asc-from-npm-ci", "npm ci in sdk-assemblyscript installs asc")
+		if _, err := os.Stat(filepath.Join(dir, "node_modules/.bin/asc")); err != nil {
+			t.Fatalf("%s: node_modules missing: `make setup` runs npm ci there", p.dir)
 		}
 	}
+	v, _ := builds.LoadOrStore(p.dir+"|"+p.target, &buildResult{})
+	br := v.(*buildResult)
 	br.once.Do(func() {
-		out := filepath.Join(workDir, lang)
+		out := filepath.Join(workDir, strings.NewReplacer("/", "_", ".", "_").Replace(p.dir+"_"+p.target))
 		if br.err = os.MkdirAll(out, 0o755); br.err != nil {
 			return
 		}
-		switch lang {
-		case "rust":
-			dir := filepath.Join(root, "sdk-rust")
-			var log string
-			log, br.err = run(dir, []string{"RUSTC=/usr/bin/rustc"}, "/usr/bin/cargo",
-				"build", "--release", "--locked", "--target", "wasm32-wasi", "-p", "lola-fixture", "--lib")
-			br.out += log
-			if br.err == nil {
-				log, br.err = run(dir, nil, "cargo", "build", "--release", "--locked", "-p", "lola-fixture")
-				br.out += log
+		step := func(env []string, name string, args ...string) {
+			if br.err != nil {
+				return
 			}
-			br.fx = fixture{lang: lang,
-				wasm:   filepath.Join(dir, "target/wasm32-wasi/release/lola_fixture.wasm"),
-				native: filepath.Join(dir, "target/release/lola-fixture")}
-		case "assemblyscript":
-			dir := filepath.Join(root, "sdk-assemblyscript")
-			br.out, br.err = run(dir, nil, "./build.sh", "assembly/fixture.ts", out, "fixture")
-			br.fx = fixture{lang: lang, wasm: filepath.Join(out, "fixture.wasm"), native: filepath.Join(out, "fixture")}
+			var log string
+			log, br.err = run(dir, env, name, args...)
+			br.log += log
+		}
+		switch p.lang {
 		case "go":
-			dir := filepath.Join(root, "sdk-go")
-			var log string
-			wasm, native := filepath.Join(out, "fixture.wasm"), filepath.Join(out, "fixture")
-			log, br.err = run(dir, []string{"GOOS=wasip1", "GOARCH=wasm"}, "go", "build",
-				"-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", wasm, "./internal/fixture")
-			br.out += log
-			if br.err == nil {
-				log, br.err = run(dir, []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", native, "./internal/fixture")
-				br.out += log
+			br.out = built{wasm: filepath.Join(out, "ext.wasm"), native: filepath.Join(out, "ext")}
+			step([]string{"GOOS=wasip1", "GOARCH=wasm"}, "go", "build", "-buildmode=c-shared",
+				"-trimpath", "-ldflags=-s -w", "-o", br.out.wasm, p.target)
+			step([]string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", br.out.native, p.target)
+		case "rust":
+			br.out = built{
+				wasm:   filepath.Join(dir, "target/wasm32-wasi/release", p.wasmStem+".wasm"),
+				native: filepath.Join(dir, "target/release", p.binName),
 			}
-			br.fx = fixture{lang: lang, wasm: wasm, native: native}
+			step([]string{"RUSTC=/usr/bin/rustc"}, "/usr/bin/cargo", "build", "--release", "--locked",
+				"--target", "wasm32-wasi", "-p", p.target, "--lib")
+			step(nil, "cargo", "build", "--release", "--locked", "-p", p.target)
+		case "assemblyscript":
+			br.out = built{wasm: filepath.Join(out, "ext.wasm"), native: filepath.Join(out, "ext")}
+			step(nil, filepath.Join(root, "sdk-assemblyscript/build.sh"), p.target, out, "ext")
 		default:
 			br.err = os.ErrNotExist
 		}
 	})
 	if br.err != nil {
-		t.Fatalf("building the %s fixture: %v\n%s", lang, br.err, strings.TrimSpace(br.out))
+		t.Fatalf("building %s (%s): %v\n%s", p.dir, p.lang, br.err, strings.TrimSpace(br.log))
 	}
-	return br.fx
+	return br.out
+}
+
+// fixtures are the SDKs' conformance fixtures (schema/vectors/requests/README.md).
+var fixtures = []project{
+	{lang: "go", dir: "sdk-go", target: "./internal/fixture"},
+	{lang: "rust", dir: "sdk-rust", target: "lola-fixture", wasmStem: "lola_fixture", binName: "lola-fixture"},
+	{lang: "assemblyscript", dir: "sdk-assemblyscript", target: "assembly/fixture.ts"},
+}
+
+// examples are the real extensions in examples/, each with golden
+// testdata/<name>.request.json and <name>.plan.json.
+var examples = []project{
+	{lang: "rust", dir: "examples/cursor", target: "lola-cursor", wasmStem: "lola_cursor", binName: "cursor"},
+	{lang: "assemblyscript", dir: "examples/gemini-cli", target: "assembly/gemini.ts"},
 }

@@ -123,9 +123,9 @@ func checkVector(t *testing.T, v requestVector, plan, stderr []byte, status int)
 // request vector.
 func TestNativeFixturesMatchVectors(t *testing.T) {
 	vectors := loadRequestVectors(t)
-	for _, lang := range []string{"go", "rust", "assemblyscript"} {
-		t.Run(lang, func(t *testing.T) {
-			fx := buildFixture(t, lang)
+	for _, p := range fixtures {
+		t.Run(p.lang, func(t *testing.T) {
+			fx := build(t, p)
 			for _, v := range vectors {
 				t.Run(v.name, func(t *testing.T) {
 					plan, stderr, status := runNative(t, fx.native, v.request)

@@ -26,7 +26,9 @@ fi
 
 for m in schema host sdk-go cmd conformance; do (cd "$m" && go mod download); done
 
-# AssemblyScript: exact versions from the committed lockfile.
-if [ ! -x sdk-assemblyscript/node_modules/.bin/asc ]; then
-	(cd sdk-assemblyscript && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# AssemblyScript: exact versions from each package's committed lockfile.
+for d in sdk-assemblyscript examples/gemini-cli; do
+	if [ ! -x "$d/node_modules/.bin/asc" ] || [ "$d/package-lock.json" -nt "$d/node_modules/.package-lock.json" ]; then
+		(cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+done

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Builds an AssemblyScript extension both ways from one entry file:
+# Builds an AssemblyScript extension both ways from one entry file. Run it
+# from the extension's package directory (where its package.json and
+# node_modules are; the SDK is the dependency @lola-pm/sdk-assemblyscript):
 #   build.sh ENTRY.ts OUTDIR NAME  ->  OUTDIR/NAME.wasm (tier 1), OUTDIR/NAME (tier 2)
-# Needs: npm ci in this directory (assemblyscript, json-as), wabt and gcc.
+# Needs: npm ci in that directory (assemblyscript, json-as), wabt and gcc.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 entry=$1 out=$2 name=$3
 mkdir -p "$out"
+# asc names an element by its file's path as asc saw it: the SDK's own
+# fixture sees assembly/lola.ts, an extension sees it as a package.
+if [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
+	abort=assembly/lola/lolaAbort
+else
+	abort=~lib/@lola-pm/sdk-assemblyscript/assembly/lola/lolaAbort
+fi
 # Named anything but assembly/index.ts: json-as treats index.ts as a library.
-"$here/node_modules/.bin/asc" "$entry" --transform json-as -O3 --noAssert \
+./node_modules/.bin/asc "$entry" --transform json-as -O3 --noAssert \
 	--runtime incremental --exportStart _initialize \
-	--use abort=assembly/lola/lolaAbort -o "$out/$name.wasm"
+	--use "abort=$abort" -o "$out/$name.wasm"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 wasm2c "$out/$name.wasm" -n lola -o "$work/lola.c"
