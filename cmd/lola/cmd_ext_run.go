@@ -36,7 +36,7 @@ const (
 	extRunDefaultTimeout = 30 * time.Second
 	extRunGrace          = time.Second // cleanup after a kill; see host/child
 	extRunStderrCap      = 64 << 10
-	extRequestMax        = 16 << 20 // a --request file
+	extRunRequestMax     = 16 << 20 // a --request file
 )
 
 type extRunFlags struct {
@@ -120,11 +120,11 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if st, err := os.Stat(f.root); err != nil || !st.IsDir() {
 		return withCode(exitUsage, fmt.Errorf("ext run: --root %s is not a directory", f.root))
 	}
-	ext, err := resolveExtension(arg)
+	ext, err := resolveExtRunTarget(arg)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}
-	req, err := loadRequest(f.request, cmd.InOrStdin())
+	req, err := loadExtRunRequest(f.request, cmd.InOrStdin())
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: --request: %w", err))
 	}
@@ -146,7 +146,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		}
 	} else {
 		rep.printHuman(out)
-		printDiagnostics(cmd.ErrOrStderr(), ext.name, res)
+		extRunPrintDiagnostics(cmd.ErrOrStderr(), ext.name, res)
 	}
 	if res.Outcome == child.OutcomePlanReceived {
 		return nil
@@ -207,69 +207,69 @@ func extRunFailure(name string, res child.Result) error {
 	return fmt.Errorf("extension %s %s (nothing applied)", name, what)
 }
 
-// extTier says how an extension runs. Tier-1 modules (.wasm, through the
+// extRunTier says how an extension runs. Tier-1 modules (.wasm, through the
 // hidden __extension-host shim) and extension directories with manifests
-// join here: resolveExtension recognises them and extension.run dispatches.
-type extTier uint8
+// join here: resolveExtRunTarget recognises them and extRunTarget.run dispatches.
+type extRunTier uint8
 
 const (
-	tierNative extTier = iota + 1 // tier 2: a native executable, trusted, run through host/child
+	extRunTierNative extRunTier = iota + 1 // tier 2: a native executable, trusted, run through host/child
 )
 
-func (t extTier) String() string {
+func (t extRunTier) String() string {
 	switch t {
-	case tierNative:
+	case extRunTierNative:
 		return "native"
 	}
 	return "tier(" + strconv.Itoa(int(t)) + ")"
 }
 
-type extension struct {
+type extRunTarget struct {
 	name string // base name: what messages and reports show
 	path string // absolute; never shown
-	tier extTier
+	tier extRunTier
 }
 
-// resolveExtension classifies EXT. Only native executables run today.
-func resolveExtension(arg string) (extension, error) {
+// resolveExtRunTarget classifies EXT. Only native executables run today.
+func resolveExtRunTarget(arg string) (extRunTarget, error) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
-		return extension{}, err
+		return extRunTarget{}, err
 	}
 	name := filepath.Base(abs)
 	st, err := os.Stat(abs)
 	if err != nil {
-		return extension{}, fmt.Errorf("extension %s: no such file", arg)
+		return extRunTarget{}, fmt.Errorf("extension %s: no such file", arg)
 	}
 	switch {
 	case st.IsDir():
-		return extension{}, fmt.Errorf("extension %s is a directory: extensions with manifests are not supported by ext run yet; pass the executable", arg)
+		return extRunTarget{}, fmt.Errorf("extension %s is a directory: extensions with manifests are not supported by ext run yet; pass the executable", arg)
 	case strings.EqualFold(filepath.Ext(abs), ".wasm"):
-		return extension{}, fmt.Errorf("extension %s is a tier-1 module: running .wasm modules is not supported by ext run yet", arg)
+		return extRunTarget{}, fmt.Errorf("extension %s is a tier-1 module: running .wasm modules is not supported by ext run yet", arg)
 	case !st.Mode().IsRegular():
-		return extension{}, fmt.Errorf("extension %s is not a regular file", arg)
+		return extRunTarget{}, fmt.Errorf("extension %s is not a regular file", arg)
 	case runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
-		return extension{}, fmt.Errorf("extension %s is not executable (chmod +x it)", arg)
+		return extRunTarget{}, fmt.Errorf("extension %s is not executable (chmod +x it)", arg)
 	}
-	return extension{name: name, path: abs, tier: tierNative}, nil
+	return extRunTarget{name: name, path: abs, tier: extRunTierNative}, nil
 }
 
 // run runs the extension once under the given outer deadline. The error is
 // the host's own failure (no scratch directory); the extension's failures
 // are in the Result.
-func (e extension) run(ctx context.Context, req []byte, timeout time.Duration) (child.Result, error) {
+func (e extRunTarget) run(ctx context.Context, req []byte, timeout time.Duration) (child.Result, error) {
 	switch e.tier {
-	case tierNative:
-		return runNative(ctx, e, req, timeout)
+	case extRunTierNative:
+		return extRunNative(ctx, e, req, timeout)
 	}
 	return child.Result{}, fmt.Errorf("tier %s cannot run", e.tier)
 }
 
-// runNative runs a tier-2 extension: its own process group, an empty
+// extRunNative runs a tier-2 extension: its own process group, an empty
 // scratch working directory (so a relative path cannot land in the
-// project), and only nativeEnv of the host's environment (so tokens in the
+// project), and only extRunEnv of the host's environment (so tokens in the
 // host's environment do not leak to it).
-func runNative(ctx context.Context, e extension, req []byte, timeout time.Duration) (child.Result, error) {
+func extRunNative(ctx context.Context, e extRunTarget, req []byte, timeout time.Duration) (child.Result, error) {
 	work, err := os.MkdirTemp("", "lola-ext-run-")
 	if err != nil {
 		return child.Result{}, errors.New("cannot create a scratch directory")
@@ -277,7 +277,7 @@ func runNative(ctx context.Context, e extension, req []byte, timeout time.Durati
 	defer os.RemoveAll(work)
 	spec, err := child.NewSpec(child.Config{
 		Path:      e.path,
-		Env:       nativeEnv(),
+		Env:       extRunEnv(),
 		Dir:       work,
 		Stdin:     req,
 		Deadline:  timeout,
@@ -292,14 +292,14 @@ func runNative(ctx context.Context, e extension, req []byte, timeout time.Durati
 	return child.Run(ctx, spec), nil
 }
 
-// nativeEnvKeys are the host variables a native extension inherits: what a
+// extRunEnvKeys are the host variables a native extension inherits: what a
 // program needs to find tools and speak the locale, nothing that tends to
 // hold a credential.
-var nativeEnvKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"}
+var extRunEnvKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"}
 
-func nativeEnv() []string {
+func extRunEnv() []string {
 	env := []string{}
-	for _, k := range nativeEnvKeys {
+	for _, k := range extRunEnvKeys {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}
@@ -307,10 +307,10 @@ func nativeEnv() []string {
 	return env
 }
 
-// loadRequest returns the request bytes to send: the empty generate request
+// loadExtRunRequest returns the request bytes to send: the empty generate request
 // by default, else the file (or stdin for "-"), checked as a protocol-1
 // request and re-encoded in canonical form.
-func loadRequest(name string, stdin io.Reader) ([]byte, error) {
+func loadExtRunRequest(name string, stdin io.Reader) ([]byte, error) {
 	if name == "" {
 		return json.Marshal(schema.Request{Protocol: 1, Operation: schema.OperationGenerate, Modules: []schema.Module{}})
 	}
@@ -325,12 +325,12 @@ func loadRequest(name string, stdin io.Reader) ([]byte, error) {
 		defer fh.Close()
 		r = fh
 	}
-	b, err := io.ReadAll(io.LimitReader(r, extRequestMax+1))
+	b, err := io.ReadAll(io.LimitReader(r, extRunRequestMax+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s", name)
 	}
-	if len(b) > extRequestMax {
-		return nil, fmt.Errorf("larger than %d bytes", extRequestMax)
+	if len(b) > extRunRequestMax {
+		return nil, fmt.Errorf("larger than %d bytes", extRunRequestMax)
 	}
 	var req schema.Request
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -361,8 +361,8 @@ type extRunReport struct {
 	Tier       string            `json:"tier"`
 	Outcome    string            `json:"outcome"` // dry-run | extension-failed
 	Child      extRunChild       `json:"child"`
-	Intents    []intentReport    `json:"intents"`
-	Violations []violationReport `json:"violations,omitempty"`
+	Intents    []extRunIntent    `json:"intents"`
+	Violations []extRunViolation `json:"violations,omitempty"`
 	Error      string            `json:"error,omitempty"`
 }
 
@@ -375,7 +375,7 @@ type extRunChild struct {
 	DiagnosticsTruncated bool          `json:"diagnostics_truncated"`
 }
 
-type intentReport struct {
+type extRunIntent struct {
 	Index      int      `json:"index"`
 	Op         string   `json:"op"`
 	Path       string   `json:"path,omitempty"`
@@ -392,13 +392,13 @@ type intentReport struct {
 	Depth      int      `json:"depth,omitempty"`
 }
 
-type violationReport struct {
+type extRunViolation struct {
 	Rule    schema.Rule `json:"rule"`
 	Intents []int       `json:"intents"`
 	Detail  string      `json:"detail"`
 }
 
-func newExtRunReport(e extension, res child.Result) extRunReport {
+func newExtRunReport(e extRunTarget, res child.Result) extRunReport {
 	rep := extRunReport{
 		Extension: e.name,
 		Tier:      e.tier.String(),
@@ -410,7 +410,7 @@ func newExtRunReport(e extension, res child.Result) extRunReport {
 			Diagnostics:          string(res.Diagnostics),
 			DiagnosticsTruncated: res.DiagnosticsTruncated,
 		},
-		Intents: []intentReport{},
+		Intents: []extRunIntent{},
 	}
 	if res.Reaped && res.ExitStatus >= 0 {
 		s := res.ExitStatus
@@ -419,12 +419,12 @@ func newExtRunReport(e extension, res child.Result) extRunReport {
 	if res.Outcome == child.OutcomePlanReceived {
 		rep.Outcome = "dry-run"
 		for i := 0; i < res.Plan.Len(); i++ {
-			rep.Intents = append(rep.Intents, describeIntent(res.Plan, i))
+			rep.Intents = append(rep.Intents, extRunDescribe(res.Plan, i))
 		}
 		return rep
 	}
 	for _, v := range rejection.All(res.Err) {
-		rep.Violations = append(rep.Violations, violationReport{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
+		rep.Violations = append(rep.Violations, extRunViolation{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
 	}
 	if res.Err != nil {
 		rep.Error = res.Err.Error()
@@ -432,9 +432,9 @@ func newExtRunReport(e extension, res child.Result) extRunReport {
 	return rep
 }
 
-func describeIntent(p *plan.Plan, i int) intentReport {
+func extRunDescribe(p *plan.Plan, i int) extRunIntent {
 	in := p.Intent(i)
-	r := intentReport{Index: i, Op: string(in.Op())}
+	r := extRunIntent{Index: i, Op: string(in.Op())}
 	switch {
 	case in.Write != nil:
 		r.Path, r.Executable = in.Write.Path, in.Write.Executable
@@ -452,20 +452,20 @@ func describeIntent(p *plan.Plan, i int) intentReport {
 	case in.Rename != nil:
 		r.From, r.To = in.Rename.From, in.Rename.To
 	case in.Fetch != nil:
-		r.URL, r.Dest = redactURL(in.Fetch.URL), in.Fetch.Dest
+		r.URL, r.Dest = extRunRedactURL(in.Fetch.URL), in.Fetch.Dest
 		for k := range in.Fetch.Headers {
 			r.Headers = append(r.Headers, k)
 		}
 		sort.Strings(r.Headers)
 	case in.Clone != nil:
-		r.URL, r.Dest, r.Ref, r.Depth = redactURL(in.Clone.URL), in.Clone.Dest, in.Clone.Ref, in.Clone.Depth
+		r.URL, r.Dest, r.Ref, r.Depth = extRunRedactURL(in.Clone.URL), in.Clone.Dest, in.Clone.Ref, in.Clone.Depth
 	}
 	return r
 }
 
-// redactURL hides what in a URL can be a credential: userinfo and query
+// extRunRedactURL hides what in a URL can be a credential: userinfo and query
 // values (signed URLs carry tokens there).
-func redactURL(s string) string {
+func extRunRedactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
 		return "(unparsable url)"
@@ -488,19 +488,19 @@ func redactURL(s string) string {
 // intent, every plan string shown safely (quoted if it could mislead).
 func (rep extRunReport) printHuman(w io.Writer) {
 	if rep.Outcome != "dry-run" {
-		fmt.Fprintf(w, "extension %s (%s): %s after %dms, no plan\n", shown(rep.Extension), rep.Tier, rep.Child.Outcome, rep.Child.ElapsedMS)
+		fmt.Fprintf(w, "extension %s (%s): %s after %dms, no plan\n", extRunShown(rep.Extension), rep.Tier, rep.Child.Outcome, rep.Child.ElapsedMS)
 		for _, v := range rep.Violations {
-			fmt.Fprintf(w, "  %s: %s\n", v.Rule, shown(v.Detail))
+			fmt.Fprintf(w, "  %s: %s\n", v.Rule, extRunShown(v.Detail))
 		}
 		return
 	}
 	fmt.Fprintf(w, "extension %s (%s): plan of %d intent%s, dry run, nothing applied\n",
-		shown(rep.Extension), rep.Tier, len(rep.Intents), plural(len(rep.Intents)))
+		extRunShown(rep.Extension), rep.Tier, len(rep.Intents), extRunPlural(len(rep.Intents)))
 	for _, in := range rep.Intents {
 		fmt.Fprintf(w, "  %-6s  ", in.Op)
 		switch in.Op {
 		case string(schema.OpWrite):
-			fmt.Fprintf(w, "%s", shown(in.Path))
+			fmt.Fprintf(w, "%s", extRunShown(in.Path))
 			if in.Size != nil {
 				fmt.Fprintf(w, "  %d B  sha256:%s", *in.Size, in.SHA256[:12])
 			}
@@ -511,22 +511,22 @@ func (rep extRunReport) printHuman(w io.Writer) {
 				fmt.Fprint(w, "  executable")
 			}
 		case string(schema.OpDelete):
-			fmt.Fprint(w, shown(in.Path))
+			fmt.Fprint(w, extRunShown(in.Path))
 		case string(schema.OpRename):
-			fmt.Fprintf(w, "%s -> %s", shown(in.From), shown(in.To))
+			fmt.Fprintf(w, "%s -> %s", extRunShown(in.From), extRunShown(in.To))
 		case string(schema.OpFetch):
-			fmt.Fprintf(w, "%s -> %s", shown(in.URL), shown(in.Dest))
+			fmt.Fprintf(w, "%s -> %s", extRunShown(in.URL), extRunShown(in.Dest))
 			if len(in.Headers) > 0 {
 				hs := make([]string, len(in.Headers))
 				for i, h := range in.Headers {
-					hs[i] = shown(h)
+					hs[i] = extRunShown(h)
 				}
 				fmt.Fprintf(w, "  headers: %s", strings.Join(hs, ", "))
 			}
 		case string(schema.OpClone):
-			fmt.Fprintf(w, "%s -> %s", shown(in.URL), shown(in.Dest))
+			fmt.Fprintf(w, "%s -> %s", extRunShown(in.URL), extRunShown(in.Dest))
 			if in.Ref != "" {
-				fmt.Fprintf(w, "  ref %s", shown(in.Ref))
+				fmt.Fprintf(w, "  ref %s", extRunShown(in.Ref))
 			}
 			if in.Depth > 0 {
 				fmt.Fprintf(w, "  depth %d", in.Depth)
@@ -536,10 +536,10 @@ func (rep extRunReport) printHuman(w io.Writer) {
 	}
 }
 
-// printDiagnostics shows the extension's stderr, which is untrusted bytes:
+// extRunPrintDiagnostics shows the extension's stderr, which is untrusted bytes:
 // every line is prefixed and control characters are escaped, so it cannot
 // pose as lola's own output or drive the terminal.
-func printDiagnostics(w io.Writer, name string, res child.Result) {
+func extRunPrintDiagnostics(w io.Writer, name string, res child.Result) {
 	if len(res.Diagnostics) == 0 {
 		return
 	}
@@ -547,19 +547,19 @@ func printDiagnostics(w io.Writer, name string, res child.Result) {
 	if res.DiagnosticsTruncated {
 		note = ", truncated"
 	}
-	fmt.Fprintf(w, "extension %s stderr%s:\n", shown(name), note)
+	fmt.Fprintf(w, "extension %s stderr%s:\n", extRunShown(name), note)
 	for _, line := range strings.SplitAfter(string(res.Diagnostics), "\n") {
 		if line == "" {
 			continue
 		}
-		fmt.Fprintf(w, "  | %s\n", escapeControls(strings.TrimSuffix(line, "\n")))
+		fmt.Fprintf(w, "  | %s\n", extRunEscape(strings.TrimSuffix(line, "\n")))
 	}
 }
 
-// shown renders an untrusted string for a line of output: as is when it is
+// extRunShown renders an untrusted string for a line of output: as is when it is
 // plainly printable, quoted when a space, control character or invalid
 // UTF-8 could make it misread.
-func shown(s string) string {
+func extRunShown(s string) string {
 	if s == "" || !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
 		return !unicode.IsGraphic(r) || unicode.IsSpace(r)
 	}) >= 0 {
@@ -568,9 +568,9 @@ func shown(s string) string {
 	return s
 }
 
-// escapeControls replaces control characters (but tab) and invalid UTF-8
+// extRunEscape replaces control characters (but tab) and invalid UTF-8
 // with visible escapes.
-func escapeControls(s string) string {
+func extRunEscape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -591,7 +591,7 @@ func escapeControls(s string) string {
 	return b.String()
 }
 
-func plural(n int) string {
+func extRunPlural(n int) string {
 	if n == 1 {
 		return ""
 	}

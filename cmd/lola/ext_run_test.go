@@ -22,20 +22,20 @@ import (
 // linked under one name per behaviour (it picks its behaviour from its name,
 // since ext run passes it neither arguments nor the test's environment).
 func TestExtRun(t *testing.T) {
-	fx := buildFixtures(t)
+	fx := extRunFixtures(t)
 	root := t.TempDir()
 	// A file under root proves nothing touches the tree in a dry run.
 	if err := os.WriteFile(filepath.Join(root, "keep"), []byte("before"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	defer assertTreeUnchanged(t, root)
+	defer extRunAssertTreeUnchanged(t, root)
 
 	t.Run("plan-human", func(t *testing.T) {
-		code, out, errOut := runLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("good"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("good"))
 		if code != exitOK {
 			t.Fatalf("exit %d, stderr %s", code, errOut)
 		}
-		req := defaultRequest(t)
+		req := extRunDefaultRequest(t)
 		sum := sha256.Sum256(req)
 		for _, want := range []string{
 			"extension good (native): plan of 6 intents, dry run, nothing applied",
@@ -62,18 +62,18 @@ func TestExtRun(t *testing.T) {
 	})
 
 	t.Run("plan-json", func(t *testing.T) {
-		code, out, errOut := runLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json", fx("good"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json", fx("good"))
 		if code != exitOK {
 			t.Fatalf("exit %d, stderr %s", code, errOut)
 		}
-		rep := decodeReport(t, out)
+		rep := extRunDecodeReport(t, out)
 		if rep.Outcome != "dry-run" || rep.Tier != "native" || rep.Child.Outcome.String() != "plan-received" || len(rep.Intents) != 6 {
 			t.Fatalf("report %+v", rep)
 		}
 		if rep.Child.ExitStatus == nil || *rep.Child.ExitStatus != 0 || !rep.Child.Reaped {
 			t.Fatalf("child %+v", rep.Child)
 		}
-		req := defaultRequest(t)
+		req := extRunDefaultRequest(t)
 		sum := sha256.Sum256(req)
 		w := rep.Intents[0]
 		if w.Op != "write" || w.Size == nil || *w.Size != len(req) || w.SHA256 != hex.EncodeToString(sum[:]) {
@@ -92,11 +92,11 @@ func TestExtRun(t *testing.T) {
 		}
 		want := sha256.Sum256([]byte(body)) // already canonical
 		for _, args := range [][]string{{"--request", file}, {"--request", "-"}} {
-			code, out, errOut := runLola(t, strings.NewReader(body), append([]string{"ext", "run", "--root", root, "--dry-run", "--json", fx("good")}, args...)...)
+			code, out, errOut := extRunLola(t, strings.NewReader(body), append([]string{"ext", "run", "--root", root, "--dry-run", "--json", fx("good")}, args...)...)
 			if code != exitOK {
 				t.Fatalf("%v: exit %d, stderr %s", args, code, errOut)
 			}
-			if got := decodeReport(t, out).Intents[0].SHA256; got != hex.EncodeToString(want[:]) {
+			if got := extRunDecodeReport(t, out).Intents[0].SHA256; got != hex.EncodeToString(want[:]) {
 				t.Fatalf("%v: the extension got another request (sha256 %s)", args, got)
 			}
 		}
@@ -107,7 +107,7 @@ func TestExtRun(t *testing.T) {
 			"trailing":      `{"protocol":1,"operation":"install","modules":[]} {}`,
 			"not json":      `modules: []`,
 		} {
-			code, _, errOut := runLola(t, strings.NewReader(bad), "ext", "run", "--root", root, "--dry-run", "--request", "-", fx("good"))
+			code, _, errOut := extRunLola(t, strings.NewReader(bad), "ext", "run", "--root", root, "--dry-run", "--request", "-", fx("good"))
 			if code != exitUsage || !strings.Contains(errOut, "--request") {
 				t.Errorf("%s: exit %d (%s), want %d", name, code, errOut, exitUsage)
 			}
@@ -137,18 +137,18 @@ func TestExtRun(t *testing.T) {
 			cases["not executable"] = []string{"ext", "run", "--root", root, "--dry-run", notExec}
 		}
 		for name, args := range cases {
-			if code, _, errOut := runLola(t, nil, args...); code != exitUsage {
+			if code, _, errOut := extRunLola(t, nil, args...); code != exitUsage {
 				t.Errorf("%s: exit %d (%s), want %d", name, code, errOut, exitUsage)
 			}
 		}
-		code, _, errOut := runLola(t, nil, "ext", "run", "--root", root, fx("good"))
+		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, fx("good"))
 		if code != exitUsage || !strings.Contains(errOut, "--dry-run") {
 			t.Errorf("without --dry-run: exit %d, %q", code, errOut)
 		}
 	})
 
 	t.Run("help-teaches", func(t *testing.T) {
-		code, out, _ := runLola(t, nil, "ext", "run", "--help")
+		code, out, _ := extRunLola(t, nil, "ext", "run", "--help")
 		for _, want := range []string{"Examples:", "lola ext run --root . --dry-run ./my-target", "--request -", "--timeout", "Exit codes:"} {
 			if code != exitOK || !strings.Contains(out, want) {
 				t.Errorf("--help (exit %d) lacks %q", code, want)
@@ -157,7 +157,7 @@ func TestExtRun(t *testing.T) {
 	})
 
 	t.Run("hostile-strings-escaped", func(t *testing.T) {
-		code, out, errOut := runLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("hostile"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("hostile"))
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -171,7 +171,7 @@ func TestExtRun(t *testing.T) {
 
 	t.Run("environment-minimal", func(t *testing.T) {
 		t.Setenv("LOLA_TEST_SECRET_TOKEN", "s3cr3t")
-		code, _, errOut := runLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("env"))
+		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("env"))
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -200,11 +200,11 @@ func TestExtRun(t *testing.T) {
 	for _, c := range lifecycle {
 		t.Run("lifecycle-"+c.fixture, func(t *testing.T) {
 			start := time.Now()
-			code, out, errOut := runLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json",
+			code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json",
 				"--timeout", timeout.String(), fx(c.fixture))
 			wall := time.Since(start)
-			rep := decodeReport(t, out)
-			killDescendant(t, rep.Child.Diagnostics)
+			rep := extRunDecodeReport(t, out)
+			extRunKillDescendant(t, rep.Child.Diagnostics)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d (stderr %s)", code, c.code, errOut)
 			}
@@ -227,12 +227,12 @@ func TestExtRun(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		code, out, errOut := runLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json", fx("flood"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json", fx("flood"))
 		runtime.ReadMemStats(&after)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		rep := decodeReport(t, out)
+		rep := extRunDecodeReport(t, out)
 		if len(rep.Intents) != 1 || !rep.Child.DiagnosticsTruncated || !strings.Contains(rep.Child.Diagnostics, "[lola: output truncated]") {
 			t.Fatalf("plan kept %d intents, truncated %v", len(rep.Intents), rep.Child.DiagnosticsTruncated)
 		}
@@ -246,9 +246,9 @@ func TestExtRun(t *testing.T) {
 	})
 }
 
-// buildFixtures builds testdata/extrun/fixture once and returns a function
+// extRunFixtures builds testdata/extrun/fixture once and returns a function
 // giving the path of a link to it named after a behaviour.
-func buildFixtures(t *testing.T) func(name string) string {
+func extRunFixtures(t *testing.T) func(name string) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -279,7 +279,7 @@ func buildFixtures(t *testing.T) func(name string) string {
 	}
 }
 
-func runLola(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
+func extRunLola(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
 	t.Helper()
 	if stdin == nil {
 		stdin = strings.NewReader("")
@@ -289,7 +289,7 @@ func runLola(t *testing.T, stdin io.Reader, args ...string) (int, string, string
 	return code, out.String(), errOut.String()
 }
 
-func decodeReport(t *testing.T, out string) extRunReport {
+func extRunDecodeReport(t *testing.T, out string) extRunReport {
 	t.Helper()
 	var rep extRunReport
 	dec := json.NewDecoder(strings.NewReader(out))
@@ -300,9 +300,9 @@ func decodeReport(t *testing.T, out string) extRunReport {
 	return rep
 }
 
-func defaultRequest(t *testing.T) []byte {
+func extRunDefaultRequest(t *testing.T) []byte {
 	t.Helper()
-	b, err := loadRequest("", nil)
+	b, err := loadExtRunRequest("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,12 +312,12 @@ func defaultRequest(t *testing.T) []byte {
 	return b
 }
 
-var descendantPid = regexp.MustCompile(`descendant pid=(\d+)`)
+var extRunDescendantPid = regexp.MustCompile(`descendant pid=(\d+)`)
 
-// killDescendant ends, by the pid it reported, the process a setsid fixture
+// extRunKillDescendant ends, by the pid it reported, the process a setsid fixture
 // left behind; the host's containment of it is issue 8's.
-func killDescendant(t *testing.T, diagnostics string) {
-	m := descendantPid.FindStringSubmatch(diagnostics)
+func extRunKillDescendant(t *testing.T, diagnostics string) {
+	m := extRunDescendantPid.FindStringSubmatch(diagnostics)
 	if m == nil {
 		return
 	}
@@ -328,7 +328,7 @@ func killDescendant(t *testing.T, diagnostics string) {
 	}
 }
 
-func assertTreeUnchanged(t *testing.T, root string) {
+func extRunAssertTreeUnchanged(t *testing.T, root string) {
 	t.Helper()
 	entries, err := os.ReadDir(root)
 	if err != nil {
