@@ -68,3 +68,14 @@ func checkURL(raw string, allowed ...string) (schema.Rule, string) {
 	}
 	return schema.RuleRemoteScheme, "scheme " + quote(u.Scheme) + " not allowed (allowed: " + strings.Join(allowed, ", ") + ")"
 }
+
+// CheckPath reports whether the host would accept p lexically as a
+// root-relative path, returning a *BuildError naming the rule when it would
+// not. Use it to check paths from a request (a module file's path) before
+// building on them; the builder methods check their own paths already.
+func CheckPath(p string) error {
+	if rule, detail := checkPath(p); rule != schema.RuleUnknown {
+		return &BuildError{Rule: rule, Detail: detail}
+	}
+	return nil
+}

@@ -192,3 +192,19 @@ func TestSSHUserNameIsNotACredential(t *testing.T) {
 		t.Fatalf("ssh password: %v", err)
 	}
 }
+
+func TestCheckPath(t *testing.T) {
+	for p, rule := range map[string]schema.Rule{
+		"../x": schema.RulePathTraversal, "/x": schema.RulePathAbsolute, "a//b": schema.RulePathInvalid, "": schema.RulePathInvalid,
+	} {
+		if err := CheckPath(p); !errors.Is(err, RuleError(rule)) {
+			t.Errorf("CheckPath(%q) = %v, want %s", p, err, rule)
+		}
+	}
+	if err := CheckPath("skills/a/SKILL.md"); err != nil {
+		t.Error(err)
+	}
+	if err := CheckPath("../x"); err.Error() != `lola: path.traversal: '..' component in "../x"` {
+		t.Errorf("message %q", err)
+	}
+}

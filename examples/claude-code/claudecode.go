@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lola-pm/lola/schema"
+	lola "github.com/lola-pm/lola/sdk-go"
+)
+
+// layout is where one module's files land.
+type layout struct {
+	skills       map[string][]lola.File // skill name -> its files, paths relative to the skill dir
+	skillOrder   []string
+	commands     []lola.File // paths relative to commands/
+	agents       []lola.File // paths relative to agents/
+	instructions *lola.File
+}
+
+// instructionFiles are the module files whose content becomes the
+// module's block in CLAUDE.md, in order of preference.
+var instructionFiles = []string{"AGENTS.md", "instructions.md"}
+
+func mapModule(m lola.Module) (*layout, error) {
+	l := &layout{skills: map[string][]lola.File{}}
+	found := map[string]*lola.File{}
+	for _, f := range m.Files {
+		if err := lola.CheckPath(f.Path); err != nil {
+			return nil, fmt.Errorf("module %s: %w", m.Name, err)
+		}
+		parts := strings.Split(f.Path, "/")
+		switch {
+		case parts[0] == "skills" && len(parts) >= 3:
+			skill := parts[1]
+			if _, seen := l.skills[skill]; !seen {
+				l.skillOrder = append(l.skillOrder, skill)
+			}
+			rel := f
+			rel.Path = strings.Join(parts[2:], "/")
+			l.skills[skill] = append(l.skills[skill], rel)
+		case parts[0] == "commands" || parts[0] == "agents":
+			if len(parts) != 2 || !strings.HasSuffix(parts[1], ".md") {
+				return nil, fmt.Errorf("module %s: %s: a %s entry must be a .md file directly under %s/", m.Name, f.Path, parts[0][:len(parts[0])-1], parts[0])
+			}
+			rel := f
+			rel.Path = parts[1]
+			if parts[0] == "commands" {
+				l.commands = append(l.commands, rel)
+			} else {
+				l.agents = append(l.agents, rel)
+			}
+		case len(parts) == 1:
+			for _, name := range instructionFiles {
+				if f.Path == name {
+					f := f
+					found[name] = &f
+				}
+			}
+		}
+	}
+	for _, name := range instructionFiles {
+		if f := found[name]; f != nil {
+			l.instructions = f
+			break
+		}
+	}
+	for _, skill := range l.skillOrder {
+		has := false
+		for _, f := range l.skills[skill] {
+			has = has || f.Path == "SKILL.md"
+		}
+		if !has {
+			return nil, fmt.Errorf("module %s: skills/%s has no SKILL.md", m.Name, skill)
+		}
+	}
+	return l, nil
+}
+
+// instructionsPath is where the managed block lives for a scope.
+func instructionsPath(scope schema.Scope) string {
+	if scope == schema.ScopeUser {
+		return ".claude/CLAUDE.md"
+	}
+	return "CLAUDE.md"
+}
+
+func plan(req *lola.Request, p *lola.Plan) error {
+	if req.Scope != "" && req.Scope != schema.ScopeProject && req.Scope != schema.ScopeUser {
+		return fmt.Errorf("claude-code: unknown scope %q", req.Scope)
+	}
+	var blocks []block
+	for _, m := range req.Modules {
+		l, err := mapModule(m)
+		if err != nil {
+			return err
+		}
+		if req.Operation == schema.OperationUninstall {
+			if err := planUninstall(p, l); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := planInstall(p, l); err != nil {
+			return err
+		}
+		if l.instructions != nil {
+			body, err := lola.Bytes(*l.instructions)
+			if err != nil {
+				return err
+			}
+			blocks = append(blocks, block{module: m.Name, body: string(body)})
+		}
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	// The request carries no current CLAUDE.md, so the splice starts from
+	// empty: see managed.go for what that costs and what would fix it.
+	doc := ""
+	for _, b := range blocks {
+		var err error
+		if doc, err = spliceBlock(doc, b.module, b.body); err != nil {
+			return err
+		}
+	}
+	return p.Write(instructionsPath(req.Scope), doc)
+}
+
+type block struct{ module, body string }
+
+func planInstall(p *lola.Plan, l *layout) error {
+	var errs []error
+	for _, skill := range l.skillOrder {
+		// Replace the skill directory whole: a stale supporting file from an
+		// older version must not survive the upgrade.
+		errs = append(errs, p.Delete(".claude/skills/"+skill))
+		for _, f := range l.skills[skill] {
+			errs = append(errs, p.WriteFile(".claude/skills/"+skill+"/"+f.Path, f))
+		}
+	}
+	for _, f := range l.commands {
+		errs = append(errs, p.WriteFile(".claude/commands/"+f.Path, f))
+	}
+	for _, f := range l.agents {
+		errs = append(errs, p.WriteFile(".claude/agents/"+f.Path, f))
+	}
+	return errors.Join(errs...)
+}
+
+func planUninstall(p *lola.Plan, l *layout) error {
+	var errs []error
+	skills := append([]string(nil), l.skillOrder...)
+	sort.Strings(skills)
+	for _, skill := range skills {
+		errs = append(errs, p.Delete(".claude/skills/"+skill))
+	}
+	for _, f := range l.commands {
+		errs = append(errs, p.Delete(".claude/commands/"+f.Path))
+	}
+	for _, f := range l.agents {
+		errs = append(errs, p.Delete(".claude/agents/"+f.Path))
+	}
+	return errors.Join(errs...)
+}
