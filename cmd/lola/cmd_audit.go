@@ -126,7 +126,8 @@ func newAuditVerifyCmd(logPath func() (string, error)) *cobra.Command {
 numbers 1, 2, 3, ... and each record carrying the sha256 of the one before.
 An edited, dropped, inserted or reordered record, or a truncated last line,
 is reported with the sequence number where the chain breaks, and verify then
-exits 1. An intact log prints its head (record count and last hash): write it
+exits 1. (A torn last line is what a crash mid-append leaves; the next append
+cuts it off behind a "repair" record, which verify counts.) An intact log prints its head (record count and last hash): write it
 down elsewhere to detect a later removal of the newest records, which no
 chain can detect by itself. A missing log is reported and is not an error.`,
 		Args: cobra.NoArgs,
@@ -159,9 +160,12 @@ chain can detect by itself. A missing log is reported and is not an error.`,
 				return withCode(exitInternal, err)
 			}
 			if asJSON {
-				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash})
+				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash, "repairs": head.Repairs})
 			}
 			fmt.Fprintf(out, "audit log intact: %d records, head %s\n", head.Records, head.Hash)
+			if head.Repairs > 0 {
+				fmt.Fprintf(out, "%d torn tail(s) of appends that never completed were cut off (see 'lola audit show')\n", head.Repairs)
+			}
 			return nil
 		},
 	}
@@ -244,6 +248,8 @@ func printEntry(w io.Writer, e audit.Entry) {
 			fmt.Fprintln(w)
 		}
 		printIntents(w, r.Intents)
+	case e.Repair != nil:
+		fmt.Fprintf(w, "  cut a torn tail of %d bytes (sha256 %s): an append that never completed\n", e.Repair.DiscardedBytes, e.Repair.SHA256)
 	default:
 		fmt.Fprintln(w)
 	}

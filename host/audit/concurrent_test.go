@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
@@ -18,7 +19,11 @@ import (
 func TestMain(m *testing.M) {
 	if path := os.Getenv("LOLA_AUDIT_HELPER_LOG"); path != "" {
 		n, _ := strconv.Atoi(os.Getenv("LOLA_AUDIT_HELPER_N"))
-		if err := helperAppend(path, n); err != nil {
+		run := helperAppend
+		if os.Getenv("LOLA_AUDIT_HELPER_FLOOD") != "" {
+			run = helperFlood
+		}
+		if err := run(path, n); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -55,6 +60,69 @@ func helperAppend(path string, n int) error {
 		}
 	}
 	return l.Outcome(c, Committed())
+}
+
+// helperFlood appends large plan records until killed.
+func helperFlood(path string, _ int) error {
+	l, err := Open(path)
+	if err != nil {
+		return err
+	}
+	recs := make([]IntentRecord, 20000)
+	for i := range recs {
+		r, err := NewIntentRecord(i, schema.Intent{Write: &schema.Write{Path: "skills/flood/file-" + strconv.Itoa(i) + ".md", Content: "x"}}, nil)
+		if err != nil {
+			return err
+		}
+		recs[i] = r
+	}
+	ext, err := NewExtension("flood", "1")
+	if err != nil {
+		return err
+	}
+	for {
+		if _, err := l.Begin(PlanRecord{Extension: ext, Tier: TierNative, Intents: recs}); err != nil {
+			return err
+		}
+	}
+}
+
+// An appender killed with SIGKILL at arbitrary points (often mid-write of a
+// multi-megabyte record) never stops the log: the next append repairs any
+// torn tail and the chain verifies.
+func TestKilledAppenderLeavesARepairableLog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot re-execute the test binary:", err)
+	}
+	l, path := openTestLog(t)
+	c := beginPlan(t, l, decodePlan(t, mixedPlan))
+	var repairs uint64
+	for round := 0; round < 6; round++ {
+		start := fileSize(t, path)
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), "LOLA_AUDIT_HELPER_LOG="+path, "LOLA_AUDIT_HELPER_FLOOD=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill once it has written something, at a point that varies per round.
+		deadline := time.Now().Add(20 * time.Second)
+		for fileSize(t, path) < start+int64(round+1)*(1<<20) && time.Now().Before(deadline) {
+			time.Sleep(time.Duration(round) * 100 * time.Microsecond)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		must(t, l.Event(c, StepStarted(rejection.IntentRef{Index: round % 6, Op: schema.OpWrite})))
+		h, err := Verify(path)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		repairs = h.Repairs
+	}
+	t.Logf("%d of 6 kills tore a record; every one was repaired", repairs)
 }
 
 // Two processes and two goroutines of this one append to one log at once;

@@ -41,9 +41,17 @@
 //     treat that as a refusal to proceed (log before apply).
 //   - The file is created 0600 in a directory created 0700; an existing file
 //     with wider permissions is tightened to 0600 on Open (Unix).
-//   - A log whose last line is torn (a crash mid-write, or tampering) is not
-//     appended to: Log methods fail closed with ErrTornTail until a person
-//     has looked at it.
+//   - A torn last line (bytes after the last newline) can only be an append
+//     that never returned: a process killed mid-write, or a power loss before
+//     fsync. Nobody acted on it, so the next append cuts it off and first
+//     writes a "repair" record carrying its length and sha256: the cut is on
+//     the chain, and a crash never stops the log (crash recovery must be able
+//     to log). Until then Verify reports the torn line. A last line that is
+//     complete but not a record is not a crash artifact, and appends refuse
+//     it (fail closed).
+//   - A plan record with no outcome record means the apply never logged its
+//     end (killed before it); crash recovery logs the outcome it restores
+//     under the same correlation id.
 //
 // # Non-guarantees
 //

@@ -21,6 +21,15 @@ type Entry struct {
 	Event       *EventEntry    `json:"event,omitempty"`
 	Outcome     *OutcomeEntry  `json:"outcome,omitempty"`
 	Rejected    *RejectedEntry `json:"rejected,omitempty"`
+	Repair      *RepairEntry   `json:"repair,omitempty"`
+}
+
+// RepairEntry records that the bytes after the log's last newline were cut
+// off before this append: an earlier append that never completed, so no
+// caller acted on it. Only the fragment's length and sha256 are kept.
+type RepairEntry struct {
+	DiscardedBytes int64  `json:"discarded_bytes"`
+	SHA256         string `json:"sha256"`
 }
 
 // ExtensionEntry is an extension's logged identity.

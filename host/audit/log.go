@@ -25,9 +25,9 @@ var GenesisHash = func() string {
 // log this package wrote can always be read back within memory bounds.
 const MaxRecordBytes = 256 << 20
 
-// ErrTornTail is returned when the log's last line has no newline: a crash
-// mid-append or an edit. The log is not appended to until a person has
-// looked (`lola audit verify` names the sequence number).
+// ErrTornTail is what Scan reports for a log whose last line has no
+// newline: an append that never completed (or an edit). Verify reports it as
+// ProblemTorn; the next append repairs it with a KindRepair record.
 var ErrTornTail = errors.New("audit: the log's last record is torn (no final newline)")
 
 // Log appends records to one audit file. Its methods are safe for
@@ -158,36 +158,92 @@ func (l *Log) append(e Entry) error {
 		seq, prev = l.head.seq, l.head.hash
 	} else {
 		l.head.valid = false
-		if seq, prev, err = readTail(l.f, size); err != nil {
+		var torn *tornTail
+		seq, prev, err = readTail(l.f, size)
+		if errors.As(err, &torn) {
+			if size, seq, prev, err = l.repair(torn); err != nil {
+				return err
+			}
+		} else if err != nil {
 			return err
 		}
 	}
+	_, err = l.writeLocked(&e, size, seq, prev)
+	return err
+}
+
+// writeLocked writes e as record seq+1 chained to prev at the end of a
+// file of the given size, fsyncs, and caches the new head. The lock is held.
+func (l *Log) writeLocked(e *Entry, size int64, seq uint64, prev string) (int64, error) {
 	e.Seq, e.Prev, e.Time = seq+1, prev, l.now().UTC()
 	line, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("audit: encode record: %w", err)
+		return 0, fmt.Errorf("audit: encode record: %w", err)
 	}
 	if len(line)+1 > MaxRecordBytes {
-		return fmt.Errorf("audit: record of %d bytes exceeds the %d-byte bound", len(line), MaxRecordBytes)
+		return 0, fmt.Errorf("audit: record of %d bytes exceeds the %d-byte bound", len(line), MaxRecordBytes)
 	}
 	// One write of the whole line: with O_APPEND and the lock held, no other
 	// appender can interleave with it.
 	buf := append(line, '\n')
 	if _, err := l.f.Write(buf); err != nil {
-		// Do not leave a torn line behind that would stop every later append.
+		// Do not leave a torn line behind (the next append would repair it,
+		// but there is no reason to make it).
 		_ = l.f.Truncate(size)
-		return fmt.Errorf("audit: write record: %w", stripPath(err))
+		return 0, fmt.Errorf("audit: write record: %w", stripPath(err))
 	}
 	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("audit: fsync record: %w", stripPath(err))
+		return 0, fmt.Errorf("audit: fsync record: %w", stripPath(err))
 	}
 	sum := sha256.Sum256(line)
-	l.head = cachedHead{valid: true, size: size + int64(len(buf)), seq: e.Seq, hash: hex.EncodeToString(sum[:])}
-	return nil
+	newSize := size + int64(len(buf))
+	l.head = cachedHead{valid: true, size: newSize, seq: e.Seq, hash: hex.EncodeToString(sum[:])}
+	return newSize, nil
 }
 
+// repair handles a torn tail: the bytes after the last newline are a record
+// whose append never returned (a process killed mid-write, a power loss
+// before fsync), so nobody acted on it. They are cut off and a "repair"
+// record takes their place, carrying their length and sha256, so the cut is
+// itself on the chain and `lola audit show` reports it. The lock is held.
+// It returns the new size and head.
+func (l *Log) repair(t *tornTail) (int64, uint64, string, error) {
+	frag := io.NewSectionReader(l.f, t.start, t.size-t.start)
+	h := sha256.New()
+	if _, err := io.Copy(h, frag); err != nil {
+		return 0, 0, "", fmt.Errorf("audit: read torn tail: %w", stripPath(err))
+	}
+	if err := l.f.Truncate(t.start); err != nil {
+		return 0, 0, "", fmt.Errorf("audit: cut torn tail: %w", stripPath(err))
+	}
+	seq, prev, err := readTail(l.f, t.start)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	c, err := NewCorrelation()
+	if err != nil {
+		return 0, 0, "", err
+	}
+	rep := Entry{Kind: KindRepair, Correlation: c, Repair: &RepairEntry{
+		DiscardedBytes: t.size - t.start,
+		SHA256:         hex.EncodeToString(h.Sum(nil)),
+	}}
+	size, err := l.writeLocked(&rep, t.start, seq, prev)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	return size, rep.Seq, l.head.hash, nil
+}
+
+// tornTail is readTail's report of bytes after the last newline.
+type tornTail struct{ start, size int64 }
+
+func (t *tornTail) Error() string { return ErrTornTail.Error() }
+func (t *tornTail) Unwrap() error { return ErrTornTail }
+
 // readTail returns the last record's sequence number and the hash of its
-// line, reading backwards from size; (0, GenesisHash) for an empty file.
+// line, reading backwards from size; (0, GenesisHash) for an empty file, and
+// a *tornTail when the file does not end in a newline.
 func readTail(f *os.File, size int64) (uint64, string, error) {
 	if size == 0 {
 		return 0, GenesisHash, nil
@@ -196,11 +252,11 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 	if _, err := f.ReadAt(last[:], size-1); err != nil {
 		return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
 	}
-	if last[0] != '\n' {
-		return 0, "", fmt.Errorf("%w: refusing to append until it is looked at (lola audit verify)", ErrTornTail)
+	end := size
+	if last[0] == '\n' {
+		end = size - 1
 	}
 	// Find the start of the last line: scan back from before its newline.
-	end := size - 1
 	start := int64(0)
 	const chunk = 64 << 10
 	buf := make([]byte, chunk)
@@ -217,9 +273,12 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 			break
 		}
 		pos -= n
-		if end-pos > MaxRecordBytes {
+		if end-pos > MaxRecordBytes && last[0] == '\n' {
 			return 0, "", errors.New("audit: the log's last record exceeds the record bound")
 		}
+	}
+	if last[0] != '\n' {
+		return 0, "", &tornTail{start: start, size: size}
 	}
 	if end-start > MaxRecordBytes {
 		return 0, "", errors.New("audit: the log's last record exceeds the record bound")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -353,34 +354,73 @@ func TestFileIsPrivate(t *testing.T) {
 	}
 }
 
-// A torn last line (crash mid-write, or an edit) stops every append, and
-// the refusal leaves the file untouched.
-func TestTornTailRefusesAppend(t *testing.T) {
-	l, path := openTestLog(t)
-	c := beginPlan(t, l, decodePlan(t, mixedPlan))
-	must(t, l.Close())
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"seq":2,"prev":"`)
-	f.Close()
-	before := readFile(t, path)
+// A torn last line (an append that never completed) is reported by Verify,
+// and the next append cuts it off behind a repair record that names its
+// length and hash, so the chain is whole again and the cut is on it.
+func TestTornTailIsCutBehindARepairRecord(t *testing.T) {
+	for _, frag := range []string{`{"seq":2,"prev":"`, "x", strings.Repeat("z", 200<<10)} {
+		l, path := openTestLog(t)
+		c := beginPlan(t, l, decodePlan(t, mixedPlan))
+		must(t, l.Close())
+		intact := readFile(t, path)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(frag)
+		f.Close()
+		var ce *ChainError
+		if _, err := Verify(path); !errors.As(err, &ce) || ce.Problem != ProblemTorn || ce.Seq != 2 {
+			t.Fatalf("Verify = %v", err)
+		}
 
-	l2, err := Open(path)
+		l2, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, l2.Outcome(c, Committed()))
+		l2.Close()
+		raw := readFile(t, path)
+		if !bytes.HasPrefix(raw, intact) {
+			t.Fatal("the intact records changed")
+		}
+		rest := bytes.Split(bytes.TrimSuffix(raw[len(intact):], []byte("\n")), []byte("\n"))
+		for _, line := range rest {
+			var e Entry
+			if len(rest) != 2 || json.Unmarshal(line, &e) != nil {
+				t.Fatalf("the torn fragment was not cut off cleanly: %d lines after the intact ones", len(rest))
+			}
+		}
+		h, err := Verify(path)
+		if err != nil || h.Records != 3 || h.Repairs != 1 {
+			t.Fatalf("after repair: %+v, %v", h, err)
+		}
+		es, _ := Read(path, Filter{})
+		if es[1].Kind != KindRepair || es[1].Repair.DiscardedBytes != int64(len(frag)) || es[1].Repair.SHA256 != sha([]byte(frag)) {
+			t.Fatalf("repair record: %+v", es[1])
+		}
+		if es[2].Kind != KindOutcome || es[2].Correlation != c || es[2].Seq != 3 {
+			t.Fatalf("the outcome after the repair: %+v", es[2])
+		}
+	}
+}
+
+// A file that is nothing but a fragment repairs to a chain from genesis.
+func TestTornOnlyLineRepairsFromGenesis(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	os.WriteFile(path, []byte(`{"seq":1,"pre`), 0o600)
+	l, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l2.Close()
-	if err := l2.Outcome(c, Committed()); !errors.Is(err, ErrTornTail) {
-		t.Fatalf("append after a torn tail: %v, want ErrTornTail", err)
+	defer l.Close()
+	beginPlan(t, l, decodePlan(t, mixedPlan))
+	es, err := Read(path, Filter{})
+	if err != nil || len(es) != 2 || es[0].Kind != KindRepair || es[0].Prev != GenesisHash || es[1].Kind != KindPlan {
+		t.Fatalf("%+v %v", es, err)
 	}
-	if !bytes.Equal(readFile(t, path), before) {
-		t.Fatal("the refused append changed the file")
-	}
-	var ce *ChainError
-	if _, err := Verify(path); !errors.As(err, &ce) || ce.Problem != ProblemTorn || ce.Seq != 2 {
-		t.Fatalf("Verify = %v", err)
+	if _, err := Verify(path); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -83,6 +83,7 @@ func u64(v uint64) string { return strconv.FormatUint(v, 10) }
 type Head struct {
 	Records uint64
 	Hash    string
+	Repairs uint64 // KindRepair records: torn tails cut off by a later append
 }
 
 // Verify checks the whole chain of the log at path: every line a record,
@@ -102,7 +103,7 @@ func Verify(path string) (Head, error) {
 func verifyReader(r io.Reader) (Head, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	prev := GenesisHash
-	var seq uint64
+	var seq, repairs uint64
 	for lineNo := 1; ; lineNo++ {
 		line, complete, err := readLine(br)
 		if err != nil {
@@ -114,7 +115,7 @@ func verifyReader(r io.Reader) (Head, error) {
 			return Head{}, err
 		}
 		if line == nil {
-			return Head{Records: seq, Hash: prev}, nil
+			return Head{Records: seq, Hash: prev, Repairs: repairs}, nil
 		}
 		if !complete {
 			return Head{}, &ChainError{Seq: seq + 1, Line: lineNo, Problem: ProblemTorn}
@@ -135,6 +136,9 @@ func verifyReader(r io.Reader) (Head, error) {
 				return Head{}, &ChainError{Seq: 1, Line: 1, Problem: ProblemGenesis}
 			}
 			return Head{}, &ChainError{Seq: seq, Line: lineNo - 1, Problem: ProblemPrevHash}
+		}
+		if full.Kind == KindRepair {
+			repairs++
 		}
 		sum := sha256.Sum256(line)
 		prev, seq = hex.EncodeToString(sum[:]), seq+1

@@ -11,10 +11,11 @@ const (
 	KindEvent    Kind = "event"    // during apply, under a plan's correlation id
 	KindOutcome  Kind = "outcome"  // after apply: committed, rolled-back, rollback-failed
 	KindRejected Kind = "rejected" // a plan refused before anything was applied
+	KindRepair   Kind = "repair"   // a torn tail (an append that never completed) was cut off
 )
 
 // Kinds lists every record kind.
-func Kinds() []Kind { return []Kind{KindPlan, KindEvent, KindOutcome, KindRejected} }
+func Kinds() []Kind { return []Kind{KindPlan, KindEvent, KindOutcome, KindRejected, KindRepair} }
 
 // Tier is how the extension that produced a plan was run. Closed.
 type Tier string
