@@ -67,7 +67,7 @@ type Fetch struct {
 	URL     string            `json:"url" jsonschema:"minLength=1"`
 	Dest    string            `json:"dest" jsonschema:"minLength=1"`
 	Method  string            `json:"method,omitempty" jsonschema:"enum=GET"`
-	Headers map[string]string `json:"headers,omitempty"`
+	Headers map[string]string `json:"headers,omitempty" jsonschema:"maxProperties=64"`
 }
 
 // Clone asks the host to clone URL (https or ssh) into Dest.
@@ -75,7 +75,7 @@ type Clone struct {
 	URL   string `json:"url" jsonschema:"minLength=1"`
 	Dest  string `json:"dest" jsonschema:"minLength=1"`
 	Ref   string `json:"ref,omitempty"`
-	Depth int    `json:"depth,omitempty" jsonschema:"minimum=0"`
+	Depth int    `json:"depth,omitempty" jsonschema:"minimum=0,maximum=2147483647"`
 }
 
 // Op reports which intent i holds, or "" when none or several are set.
