@@ -39,7 +39,11 @@ func (s *Session) commit(p *Prepared) Result {
 		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
 	}
 	defer j.close()
-	if err := j.append(record{Phase: phaseBegin}); err != nil {
+	tag := ""
+	if t, ok := obs.(Tagger); ok {
+		tag = t.Tag()
+	}
+	if err := j.append(record{Phase: phaseBegin, Tag: tag}); err != nil {
 		p.discard()
 		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
 	}

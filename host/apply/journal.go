@@ -22,6 +22,7 @@ const journalName = "journal"
 
 type record struct {
 	Phase   string   `json:"phase"`
+	Tag     string   `json:"tag,omitempty"`
 	Actions []action `json:"actions,omitempty"`
 }
 

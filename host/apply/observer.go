@@ -51,6 +51,14 @@ type Observer interface {
 	Outcome(Result)
 }
 
+// Tagger is an Observer that names the apply for its log (the audit
+// correlation id). The tag, read after Begin, is kept in the journal so
+// that a recovery after a crash can report its outcome under it
+// (RecoveryReport.Tag). It must not carry host paths or secrets.
+type Tagger interface {
+	Tag() string
+}
+
 // Remote produces the content of fetch and clone steps. The apply calls it
 // while staging, before the tree is touched: Fetch writes the body into
 // dst, a fresh file in staging; Clone checks out into dir, a fresh empty

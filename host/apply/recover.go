@@ -14,6 +14,8 @@ type RecoveryReport struct {
 	// Staging is the name (beneath the root) of the staging directory
 	// recovered, or "".
 	Staging string
+	// Tag is the Tagger's tag of the interrupted apply, when it had one.
+	Tag string
 	// Undone is the number of journaled changes examined for undo.
 	Undone int
 }
@@ -25,6 +27,10 @@ type RecoveryReport struct {
 func Recover(root *fsroot.Root) (RecoveryReport, error) {
 	s, err := Begin(root, Options{})
 	if err != nil {
+		var re *RecoveryError
+		if errors.As(err, &re) {
+			return re.Report, err
+		}
 		return RecoveryReport{Kind: RecoveryFailed}, err
 	}
 	defer s.Close()
@@ -75,6 +81,8 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 			program, hasProgram = r.Actions, true
 		case phaseCommit:
 			committed = true
+		case phaseBegin:
+			rep.Tag = r.Tag
 		}
 	}
 	switch {

@@ -67,7 +67,7 @@ func Begin(root *fsroot.Root, opts Options) (*Session, error) {
 	s.recovered = rep
 	if err != nil {
 		unlock()
-		return nil, err
+		return nil, &RecoveryError{Report: rep, Err: err}
 	}
 	return s, nil
 }
@@ -166,5 +166,16 @@ func reservedComponent(eq pathrule.Equality, c string) bool {
 	k := eq.Key(c)
 	return k == eq.Key(LockName) || strings.HasPrefix(k, eq.Key(StagingPrefix))
 }
+
+// RecoveryError is Begin's (and Recover's) failure to recover an
+// interrupted apply: the tree is in neither state, and Report says which
+// staging directory and journal tag were involved.
+type RecoveryError struct {
+	Report RecoveryReport
+	Err    error
+}
+
+func (e *RecoveryError) Error() string { return e.Err.Error() }
+func (e *RecoveryError) Unwrap() error { return e.Err }
 
 var errUnlocked = errors.New("apply: session is closed")

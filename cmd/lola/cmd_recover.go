@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/fsroot"
+)
+
+func init() { topCommands = append(topCommands, newRecoverCmd) }
+
+func newRecoverCmd() *cobra.Command {
+	var root, home string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "recover --root DIR [--json]",
+		Short: "Finish or undo an apply that was interrupted under a root",
+		Long: `An apply killed mid-way (kill -9, power loss) leaves a journal in a staging
+directory under the root. recover locks the root and reads it: if the commit
+point had not been reached every change is undone and the tree is the
+pre-plan tree again ("rolled-back"); if it had, the commit is completed
+("completed"); staging that never touched the tree is removed
+("discarded"). Every 'lola plan apply' does this first on its own; this
+command does it alone. The outcome is appended to the audit log under the
+interrupted plan's correlation id.
+
+--json prints {"recovery": "none"|"discarded"|"rolled-back"|"completed"|"failed",
+"staging": NAME, "error": ...}.
+
+Exit status: 0 recovered or nothing to do; 2 usage; 6 the journal could not
+be undone (the tree is in neither state; staging is kept); 1 internal error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if st, err := os.Stat(root); err != nil || !st.IsDir() {
+				return withCode(exitUsage, errors.New("recover: --root is not a directory"))
+			}
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			r, err := fsroot.Open(abs)
+			if err != nil {
+				return withCode(exitUsage, errors.New("recover: --root cannot be opened"))
+			}
+			defer r.Close()
+			var log *audit.Log
+			if path, err := planApplyLogPath(home); err == nil {
+				if log, err = audit.Open(path); err == nil {
+					defer log.Close()
+				} else {
+					fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
+				}
+			}
+			rep, rerr := apply.Recover(r)
+			logRecovery(log, rep, rerr, cmd.ErrOrStderr())
+			code := exitOK
+			var re *apply.RecoveryError
+			switch {
+			case rerr == nil:
+			case errors.As(rerr, &re):
+				code = exitRollbackFailed
+			default:
+				code = exitInternal
+			}
+			if asJSON {
+				out := struct {
+					Recovery apply.Recovery `json:"recovery"`
+					Staging  string         `json:"staging,omitempty"`
+					Error    string         `json:"error,omitempty"`
+				}{Recovery: rep.Kind, Staging: rep.Staging}
+				if rerr != nil {
+					out.Recovery = apply.RecoveryFailed
+					out.Error = rerr.Error()
+				}
+				if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
+					return withCode(exitInternal, err)
+				}
+				if code != exitOK {
+					return withCode(code, errors.New(""))
+				}
+				return nil
+			}
+			if rerr != nil {
+				if code == exitRollbackFailed {
+					return withCode(code, fmt.Errorf("RECOVERY FAILED: the tree is in neither the pre-plan nor the post-plan state; staging %s is kept: %w", rep.Staging, rerr))
+				}
+				return withCode(code, fmt.Errorf("recover: %w", rerr))
+			}
+			switch rep.Kind {
+			case apply.RecoveryNone:
+				fmt.Fprintln(cmd.OutOrStdout(), "nothing to recover")
+			case apply.RecoveryCompleted:
+				fmt.Fprintln(cmd.OutOrStdout(), "completed: the interrupted apply had passed its commit point; the tree is the post-plan tree")
+			default:
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: the tree is the pre-plan tree\n", rep.Kind)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&root, "root", "", "the root an apply was interrupted under (required)")
+	c.Flags().StringVar(&home, "home", "", "Lola's state directory, for the audit log (default $LOLA_HOME, else ~/.lola)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	_ = c.MarkFlagRequired("root")
+	return c
+}
