@@ -67,7 +67,7 @@ type Fetch struct {
 	URL     string            `json:"url" jsonschema:"minLength=1"`
 	Dest    string            `json:"dest" jsonschema:"minLength=1"`
 	Method  string            `json:"method,omitempty" jsonschema:"enum=GET"`
-	Headers map[string]string `json:"headers,omitempty" jsonschema:"maxProperties=64"`
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // Clone asks the host to clone URL (https or ssh) into Dest.

@@ -14,6 +14,9 @@ import (
 
 const baseID = "https://lola.invalid/schema/"
 
+// maxFetchHeaders mirrors host/plan.MaxFetchHeaders (schema must not import host).
+const maxFetchHeaders = 64
+
 // Plan returns the generated plan.schema.json, formatted as checked in.
 func Plan() ([]byte, error) { return render(&schema.Plan{}, "plan.schema.json") }
 
@@ -58,6 +61,12 @@ func mapIntent(t reflect.Type) *jsonschema.Schema {
 		props.Set("op", &jsonschema.Schema{Type: "string", Const: string(a.op)})
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
 			props.Set(p.Key, p.Value)
+		}
+		// invopop has no tag for maxProperties on a map: bound the fetch
+		// headers here, as host/plan bounds them (MaxFetchHeaders).
+		if h, ok := props.Get("headers"); ok {
+			n := uint64(maxFetchHeaders)
+			h.MaxProperties = &n
 		}
 		s.Properties = props
 		s.Required = append([]string{"op"}, s.Required...)
