@@ -24,7 +24,7 @@ type Args struct {
 }
 
 type testKnobs struct {
-	preopenEtc  bool // mount the host's /etc into the guest, to prove Landlock stops it
+	preopenEtc   bool // mount the host's /etc into the guest, to prove Landlock stops it
 	noConfine    bool // skip step 2, the control for the preopen test
 	landlockOnly bool // skip seccomp, to prove the Landlock TCP layer alone
 }

@@ -1,11 +1,15 @@
 package shim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/tetratelabs/wazero"
@@ -18,7 +22,54 @@ import (
 // features, so a changed module or a new wazero misses.
 const cacheSubdir = "tier1"
 
-// openCache prepares the compilation cache under root: root/tier1, 0700,
+// cacheKey names the directory, under root/tier1, of the running build's
+// entries: "wazero-<version>" when the build records wazero's module
+// version, otherwise (a development or test build, where wazero itself
+// would file everything under "dev") "build-<hash>" from the SHA-256 of
+// the running executable, so a rebuilt binary never trusts an older
+// binary's machine code.
+func cacheKey(info *debug.BuildInfo, ok bool, exeHash func() (string, error)) (string, error) {
+	if ok {
+		for _, d := range info.Deps {
+			if d.Path == "github.com/tetratelabs/wazero" && d.Version != "" && d.Version != "(devel)" && d.Replace == nil {
+				return "wazero-" + sanitizeKey(d.Version), nil
+			}
+		}
+	}
+	h, err := exeHash()
+	if err != nil {
+		return "", err
+	}
+	return "build-" + h, nil
+}
+
+func sanitizeKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func executableHash() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+// openCache prepares the compilation cache under root: root/tier1/<key>, 0700,
 // created if missing. The cache holds executable code the shim will map and
 // run, so it is trusted input: a directory that is a symlink, not a
 // directory, not owned by this user or reachable by group or other is
@@ -27,12 +78,17 @@ func openCache(root string) (wazero.CompilationCache, string, error) {
 	if root == "" {
 		return nil, "", nil
 	}
-	dir := filepath.Join(root, cacheSubdir)
+	info, ok := debug.ReadBuildInfo()
+	key, err := cacheKey(info, ok, executableHash)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := filepath.Join(root, cacheSubdir, key)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", err
 	}
-	for _, d := range []string{root, dir} {
-		if err := trustedDir(d, d == dir); err != nil {
+	for _, d := range []string{root, filepath.Join(root, cacheSubdir), dir} {
+		if err := trustedDir(d, d != root); err != nil {
 			return nil, "", err
 		}
 	}

@@ -1,0 +1,91 @@
+// Package shim is the tier-1 child: `lola __extension-host --module PATH
+// --caps LIST`, the process that reads one WASI preview 1 module, confines
+// itself, and runs the module in wazero under the lola ABI. The parent side
+// (NewInvocation, ParseReport) builds the invocation and reads the outcome.
+//
+// # Guarantees
+//
+// Main performs, in order: (1) the artifact is opened, refused if its
+// size exceeds Limits.MaxModule, and read through a reader capped at that
+// size plus one byte, refused if the extra byte arrives (a growing file or
+// a FIFO); nothing refused reaches wazero. (2) The process is confined:
+// on Linux, Landlock with no filesystem access at all (best effort up to
+// the kernel's ABI, the level achieved reported), TCP bind and connect
+// denied where the ABI offers it (v4+), IPC scoping (v6+), and a seccomp
+// deny-list filter on every thread (socket/socketpair, execve/execveat,
+// fork-style clone, ptrace and process_vm_*, mount and namespaces, keyrings,
+// bpf, io_uring, module loading, handle opens: EPERM; a foreign
+// architecture: killed). Off Linux the step is a no-op and says so.
+// (3) The module is instantiated from the bytes with no preopened
+// directory, no environment, no argv and no stdin; a reactor's
+// _initialize is called before anything else; a command-style module (a
+// _start and no _initialize) and a module importing anything but WASI
+// preview 1 are refused with their own diagnostics. (4) It runs under
+// WithMemoryLimitPages(Limits.MemoryPages) and a wall clock of
+// Limits.Timeout enforced by cancelling its context with
+// WithCloseOnContextDone. (5) lola_abi_version is read first and any value
+// other than schema.ABIVersion refused naming both versions; the request
+// is placed through the module's own lola_alloc and lola_run(ptr, len)
+// called; only when it returns 0 are lola_plan_ptr and lola_plan_len read,
+// and a length over Limits.MaxPlan or an extent outside linear memory is
+// refused before a byte is copied. Length 0 is the empty plan (EmptyPlan),
+// a success. The plan region is copied, never written.
+//
+// Every limit stops the module, not the shim: whichever was hit is written
+// as exactly one outcome line on stderr, and the process exits with
+// Kind.ExitCode (0 plan written, 2 usage, 4 the extension failed or hit a
+// limit, 1 anything else). Nothing is applied by the shim, ever: it
+// forwards bytes; the host decodes and validates them with its own bounds.
+//
+// # Stderr protocol
+//
+// Shim lines begin with LinePrefix and carry one JSON object: an optional
+// "confinement" event (what step 2 achieved, and the --caps recorded) and
+// one "outcome" event (a Kind from the closed vocabulary; guest-status-N
+// and guest-exit-N carry their number). The guest's WASI stdout and stderr
+// are forwarded as lines beginning with GuestPrefix, capped at GuestLogCap,
+// so a guest can neither forge a shim line nor push the outcome past a host
+// stderr cap of StderrBound. ParseReport is the parent's reader.
+//
+// # Deadlines
+//
+// The host's deadline for a shim child is Limits.OuterDeadline:
+// StartupMargin + CompileTimeout + Timeout + WriteMargin, strictly greater
+// than every clock inside the shim, so a spinning module produces the
+// shim's "timeout" diagnostic and never the host's kill.
+//
+// # Compilation cache: read before confinement
+//
+// With a cache directory ($LOLA_HOME/cache in production) the shim keeps
+// its entries in <cache>/tier1/<key>/, 0700, refusing a directory that is a
+// symlink, owned by someone else or open to group or other (the run goes
+// on uncached, reported as "refused"). The key names the wazero build
+// (wazero-<version>, or build-<hash of the executable> for development
+// builds) and wazero keys each entry by the SHA-256 of the module and the
+// CPU, so a changed module or wazero misses.
+//
+// The cache is trusted executable input, so the choice is when it may be
+// touched. The shim compiles between steps 1 and 2, while the directory is
+// still reachable, and then confines itself with no filesystem access at
+// all; it does not grant Landlock access to the cache directory. The
+// trade-off: wazero's decoder and compiler see the hostile bytes before
+// Landlock is applied (they are memory-safe Go and run no guest code), in
+// exchange for which guest code — the only thing that could exploit a
+// compiler or runtime bug to run native code — never runs while the cache
+// is reachable, so an escape cannot poison the cache for later runs of
+// other extensions. A read-write grant would allow exactly that, and a
+// read-only grant would leave misses unwritable. Without a cache the shim
+// compiles after confinement. A corrupted entry is detected (wazero checks
+// a magic, its version and a CRC of the machine code); the shim then
+// compiles uncached, purges its cache directory and reports "recovered".
+// wazero does not checksum every metadata byte of an entry, which is why
+// the directory's ownership and mode are checked before it is used.
+//
+// # Memory-limit detection
+//
+// wazero refuses a memory.grow past the ceiling by returning -1 to the
+// guest and gives the host no signal; the guest then traps or exits. The
+// shim reports memory-limit when the module failed with its memory within
+// an eighth of the ceiling (at most 128 pages), and trap or guest-exit
+// otherwise.
+package shim
