@@ -108,7 +108,7 @@ var validPlanSpecs = []string{
 	"delete skills/old", "delete Skills/Old/x", "write skills/old/SKILL.md", "write README.md",
 	"rename tmp/a docs/a", "rename tmp/b docs/b", "fetch vendor/x.tgz", "clone vendor/r",
 	"delete vendor/r", "delete a", "delete a/b", "delete a/b/c", "write a/b/c/d",
-	"write e\u0301/1", "delete z", "delete z", "rename q/1 z/1",
+	"write e\u0301/1", "delete z", "delete z", "delete Z", "rename q/1 z/1",
 }
 
 // TestEveryPermutationSameOrder: the apply order is a function of the

@@ -32,7 +32,14 @@ func (r *reporter) full() bool { return r.truncated }
 // allPairs reports every pair drawn from the groups together (each
 // unordered pair once): the same-path pairs of one node.
 func (r *reporter) allPairs(rule schema.Rule, groups ...[]*entry) {
-	var all []*entry
+	total := 0
+	for _, g := range groups {
+		total += len(g)
+	}
+	if total < 2 {
+		return // the common case: nothing at this path to pair
+	}
+	all := make([]*entry, 0, total)
 	for _, g := range groups {
 		all = append(all, g...)
 	}

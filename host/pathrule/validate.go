@@ -105,7 +105,10 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 	steps := make([]Step, len(intents))
 	touched := 0
 	for _, in := range intents {
-		touched += len(in.Paths())
+		touched++
+		if in.Rename != nil {
+			touched++
+		}
 	}
 	entries := make([]entry, 0, touched)
 	for i, in := range intents {
