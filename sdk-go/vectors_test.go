@@ -121,7 +121,7 @@ var builds struct {
 	err          error
 }
 
-func buildFixture(t *testing.T) (native, wasm string) {
+func buildFixture(t testing.TB) (native, wasm string) {
 	t.Helper()
 	builds.once.Do(func() {
 		builds.dir, builds.err = os.MkdirTemp("", "lola-sdk-go-fixture-")
