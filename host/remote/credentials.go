@@ -218,6 +218,27 @@ func (c *Credentials) lookup(u *url.URL) (credential, bool) {
 	return best, bestLen >= 0
 }
 
+// entryUser is the login name of the entry lookup(u) would pick, or "".
+func (c *Credentials) entryUser(u *url.URL) string {
+	if c == nil {
+		return ""
+	}
+	want := keyOf(u)
+	user, bestLen := "", -1
+	for _, e := range c.entries {
+		if e.key.scheme != want.scheme || e.key.host != want.host || !pathHasPrefix(want.path, e.key.path) {
+			continue
+		}
+		if want.user != "" && e.key.user != "" && e.key.user != want.user {
+			continue
+		}
+		if n := len(e.key.path); n > bestLen {
+			user, bestLen = e.key.user, n
+		}
+	}
+	return user
+}
+
 // applyHTTP sets the credential's Authorization header on h.
 func (cr credential) applyHTTP(h http.Header) {
 	switch {

@@ -95,7 +95,12 @@ func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs 
 		if cached != nil {
 			cached.conditional(h)
 		}
-		resp, dialled, err := c.roundTrip(ctx, u, h, ref)
+		hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err != nil {
+			return rep, rejection.New(schema.RuleRemoteURL, "cannot build a request for the URL", ref)
+		}
+		hreq.Header = h
+		resp, dialled, err := c.roundTrip(ctx, u, hreq, ref)
 		if dialled.IsValid() {
 			rep.Hops = append(rep.Hops, Hop{URL: hopURL(u).String(), Dialled: dialled})
 			if obs != nil {
@@ -178,9 +183,10 @@ func (c *Client) writeBody(ctx context.Context, resp *http.Response, ext, rawURL
 	return written, hexSum, nil
 }
 
-// roundTrip sends one GET for u to a pinned, checked address with TLS
+// roundTrip sends req, whose URL is u, to a pinned, checked address with TLS
 // verifying u's host name. It never follows a redirect and has no cookie jar.
-func (c *Client) roundTrip(ctx context.Context, u *url.URL, h http.Header, ref rejection.IntentRef) (*http.Response, netip.AddrPort, error) {
+// The address dialled is returned even when the request then fails.
+func (c *Client) roundTrip(ctx context.Context, u *url.URL, req *http.Request, ref rejection.IntentRef) (*http.Response, netip.AddrPort, error) {
 	port, err := portOf(u, 443)
 	if err != nil {
 		return nil, netip.AddrPort{}, rejection.New(schema.RuleRemoteURL, "URL port is not a number in 1..65535", ref)
@@ -192,11 +198,6 @@ func (c *Client) roundTrip(ctx context.Context, u *url.URL, h http.Header, ref r
 	var dialled dialRecord
 	tr := c.pinnedTransport(dests, u.Hostname(), &dialled)
 	defer tr.CloseIdleConnections()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, netip.AddrPort{}, rejection.New(schema.RuleRemoteURL, "cannot build a request for the URL", ref)
-	}
-	req.Header = h
 	resp, err := tr.RoundTrip(req)
 	return resp, dialled.get(), err
 }

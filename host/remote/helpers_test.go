@@ -237,3 +237,8 @@ func fetchReq(ext, url string, headers map[string]string) FetchRequest {
 func urlFor(host string, ap netip.AddrPort, path string) string {
 	return "https://" + net.JoinHostPort(host, itoa(int(ap.Port()))) + path
 }
+
+// httpHandlerFunc is a handler that runs stall until the request ends.
+func httpHandlerFunc(stall func(done <-chan struct{})) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { stall(r.Context().Done()) })
+}

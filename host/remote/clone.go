@@ -1,0 +1,314 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	gitconfig "github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/memory"
+
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// CloneRequest is one clone intent as the executor hands it over.
+type CloneRequest struct {
+	Extension string              // the extension's identity
+	Intent    rejection.IntentRef // named in every violation
+	Clone     schema.Clone
+}
+
+// CloneReport describes a completed clone. It carries no credential.
+type CloneReport struct {
+	Hops   []Hop
+	Bytes  int64  // bytes received plus bytes written, the quantity bounded
+	Ref    string // the full reference checked out ("" for a commit hash)
+	Commit string // the commit checked out, hex
+}
+
+var commitHash = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// Clone clones the repository the intent names into dir, the executor's
+// staging directory (absent or empty), with go-git over this package's
+// pinned, policy-checked transports: https (every request resolved, checked,
+// pinned, TLS-verified; credentials per request from the store) or ssh (host
+// key verified against Options.KnownHosts before any credential is offered).
+// ref (a branch, a tag, a full reference name, or a 40-hex commit) and depth
+// are honoured; no submodule is fetched. Bytes received and bytes written
+// (the checkout and .git together) are bounded by Limits.CloneBytes, the
+// whole operation by Limits.CloneTimeout. The checkout is refused
+// (path.symlink) if it would create a symbolic link, on the same rule as
+// every plan path. On error dir is left as it was found (absent or empty).
+func (c *Client) Clone(ctx context.Context, req CloneRequest, dir string, obs HopObserver) (CloneReport, error) {
+	ref := req.Intent
+	u, err := parseRemoteURL(req.Clone.URL, []string{"https", "ssh"}, ref)
+	if err != nil {
+		return CloneReport{}, err
+	}
+	if req.Clone.Depth < 0 {
+		return CloneReport{}, rejection.New(schema.RuleRemoteURL, "depth must not be negative", ref)
+	}
+	created, err := emptyDir(dir)
+	if err != nil {
+		return CloneReport{}, fmt.Errorf("clone: intent #%d: %w", ref.Index, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.o.Limits.CloneTimeout())
+	defer cancel()
+	s := &cloneSession{
+		client: c,
+		ref:    ref,
+		origin: u,
+		obs:    obs,
+		budget: newBudget(c.o.Limits.CloneBytes(), ref),
+	}
+	ctx = withSession(ctx, s)
+	rep, err := s.clone(ctx, req.Clone, dir)
+	rep.Hops = s.hopsCopy()
+	rep.Bytes = s.budget.used()
+	if err != nil {
+		clearDir(dir, created)
+		return rep, s.cloneError(ctx, err)
+	}
+	return rep, nil
+}
+
+// clearDir leaves dir as Clone found it: empty, or absent if Clone created
+// it. It was empty when the clone began, so everything in it is the clone's.
+func clearDir(dir string, created bool) {
+	if created {
+		os.RemoveAll(dir)
+		return
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
+
+func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (CloneReport, error) {
+	remoteURL := s.origin.String()
+	auth, err := s.authFor(s.origin)
+	if err != nil {
+		return CloneReport{}, err
+	}
+	installTransports()
+
+	refName, hash, err := s.resolveRef(ctx, remoteURL, in.Ref, auth)
+	if err != nil {
+		return CloneReport{}, err
+	}
+	wt := &countingFS{Filesystem: osfs.New(dir, osfs.WithBoundOS()), s: s}
+	dot := &countingFS{Filesystem: osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS()), s: s}
+	st := filesystem.NewStorage(dot, cache.NewObjectLRUDefault())
+	opts := &git.CloneOptions{
+		URL:               remoteURL,
+		Auth:              auth,
+		Depth:             in.Depth,
+		Tags:              git.NoTags,
+		RecurseSubmodules: git.NoRecurseSubmodules,
+		NoCheckout:        !hash.IsZero(),
+	}
+	if refName != "" {
+		opts.ReferenceName = refName
+		opts.SingleBranch = true
+	}
+	repo, err := git.CloneContext(ctx, st, wt, opts)
+	if err != nil {
+		return CloneReport{}, err
+	}
+	if !hash.IsZero() {
+		w, err := repo.Worktree()
+		if err != nil {
+			return CloneReport{}, err
+		}
+		if err := w.Checkout(&git.CheckoutOptions{Hash: hash}); err != nil {
+			return CloneReport{}, err
+		}
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return CloneReport{}, err
+	}
+	return CloneReport{Ref: string(refName), Commit: head.Hash().String()}, nil
+}
+
+// resolveRef turns the intent's ref into a full reference name, asking the
+// remote (through the same session) which of refs/heads/<ref> and
+// refs/tags/<ref> exists. A 40-hex ref is a commit: the default branch is
+// cloned without checkout and the commit checked out afterwards.
+func (s *cloneSession) resolveRef(ctx context.Context, remoteURL, ref string, auth gitAuth) (plumbing.ReferenceName, plumbing.Hash, error) {
+	switch {
+	case ref == "":
+		return "", plumbing.ZeroHash, nil
+	case commitHash.MatchString(ref):
+		return "", plumbing.NewHash(ref), nil
+	}
+	r := git.NewRemote(memory.NewStorage(), &gitconfig.RemoteConfig{Name: "origin", URLs: []string{remoteURL}})
+	refs, err := r.ListContext(ctx, &git.ListOptions{Auth: auth})
+	if err != nil {
+		return "", plumbing.ZeroHash, err
+	}
+	candidates := []plumbing.ReferenceName{plumbing.ReferenceName(ref), plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref)}
+	if !strings.HasPrefix(ref, "refs/") {
+		candidates = candidates[1:]
+	}
+	for _, want := range candidates {
+		for _, have := range refs {
+			if have.Name() == want {
+				return want, plumbing.ZeroHash, nil
+			}
+		}
+	}
+	return "", plumbing.ZeroHash, fmt.Errorf("clone: intent #%d: the remote has no branch or tag %q", s.ref.Index, boundedText(ref))
+}
+
+// cloneError maps what go-git returns onto the vocabulary. A violation the
+// session recorded (a refused hop, the byte bound, a host key) wins over
+// whatever go-git made of it, since go-git may wrap it beyond errors.As.
+func (s *cloneSession) cloneError(ctx context.Context, err error) error {
+	if v := s.violation(); v != nil {
+		return v
+	}
+	var v *rejection.Violation
+	if errors.As(err, &v) {
+		return withRef(v, s.ref)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+		return rejection.New(schema.RuleRemoteBound, "the clone exceeded its time bound", s.ref)
+	}
+	if isTransportAuthError(err) {
+		return rejection.New(schema.RuleRemoteTransportAuth, "TLS verification failed: "+tlsReason(err), s.ref)
+	}
+	if strings.HasPrefix(err.Error(), "clone: intent") {
+		return err
+	}
+	return fmt.Errorf("clone: intent #%d: %s", s.ref.Index, gitReason(err))
+}
+
+// gitReason names a go-git failure without echoing its text, which can
+// carry URLs and server-supplied strings.
+func gitReason(err error) string {
+	switch {
+	case errors.Is(err, git.ErrRepositoryAlreadyExists):
+		return "the destination already holds a repository"
+	case errors.Is(err, plumbing.ErrReferenceNotFound):
+		return "reference not found"
+	case strings.Contains(err.Error(), "authentication required"), strings.Contains(err.Error(), "authorization failed"):
+		return "the remote refused the credentials (or none were configured)"
+	case strings.Contains(err.Error(), "repository not found"):
+		return "repository not found"
+	}
+	return "the clone failed"
+}
+
+// cloneSession is one clone's state, reached by the transports through the
+// request context.
+type cloneSession struct {
+	client *Client
+	ref    rejection.IntentRef
+	origin *url.URL
+	obs    HopObserver
+	budget *budget
+
+	mu   sync.Mutex
+	hops []Hop
+	err  *rejection.Violation
+}
+
+func (s *cloneSession) hop(u *url.URL, dialled netip.AddrPort) {
+	s.mu.Lock()
+	n := len(s.hops)
+	h := hopURL(u)
+	s.hops = append(s.hops, Hop{URL: h.String(), Dialled: dialled})
+	s.mu.Unlock()
+	if s.obs != nil {
+		s.obs.Hop(n, h, dialled)
+	}
+}
+
+func (s *cloneSession) hopsCopy() []Hop {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Hop(nil), s.hops...)
+}
+
+// fail records the first violation of the session and returns it.
+func (s *cloneSession) fail(v *rejection.Violation) *rejection.Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(v.Intents) == 0 {
+		v = withRef(v, s.ref).(*rejection.Violation)
+	}
+	if s.err == nil {
+		s.err = v
+	}
+	return s.err
+}
+
+func (s *cloneSession) violation() *rejection.Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// failErr records err if it is a violation and returns it unchanged otherwise.
+func (s *cloneSession) failErr(err error) error {
+	var v *rejection.Violation
+	if errors.As(err, &v) {
+		return s.fail(v)
+	}
+	return err
+}
+
+type sessionKey struct{}
+
+func withSession(ctx context.Context, s *cloneSession) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+func sessionFrom(ctx context.Context) *cloneSession {
+	s, _ := ctx.Value(sessionKey{}).(*cloneSession)
+	return s
+}
+
+// emptyDir accepts an absent directory (creating it, and reporting so) or
+// an empty one.
+func emptyDir(dir string) (created bool, err error) {
+	if !filepath.IsAbs(dir) {
+		return false, errors.New("the clone directory must be an absolute staging path")
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return false, errors.New("cannot create the clone directory")
+		}
+		return true, nil
+	}
+	if err != nil {
+		return false, errors.New("the clone directory is not a readable directory")
+	}
+	if len(entries) != 0 {
+		return false, errors.New("the clone directory is not empty")
+	}
+	return false, nil
+}
+
+func boundedText(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
+}
