@@ -19,9 +19,9 @@ import (
 
 func init() { extCommands = append(extCommands, newExtBuildCmd) }
 
-// language is everything `lola ext new` and `lola ext build` know about one
-// extension language. Adding a language is one entry in languages.
-type language struct {
+// extLanguage is everything `lola ext new` and `lola ext build` know about one
+// extension language. Adding a language is one entry in extLanguages.
+type extLanguage struct {
 	name      string   // the --lang spelling
 	template  string   // directory under templates/
 	marker    string   // a file whose presence in DIR identifies the language
@@ -29,74 +29,74 @@ type language struct {
 	// tier1 and tier2 return the commands that build the artifact at out
 	// (relative to dir, where the commands run) in the extension directory
 	// dir (absolute).
-	tier1, tier2 func(dir, out string) ([]buildStep, error)
+	tier1, tier2 func(dir, out string) ([]extBuildStep, error)
 	// afterNew runs once in a freshly scaffolded directory (e.g. to write
 	// go.sum); a failure is reported as a warning, not an error.
-	afterNew func(dir string) []buildStep
+	afterNew func(dir string) []extBuildStep
 }
 
-// buildStep is one command run in dir with extra environment.
-type buildStep struct {
+// extBuildStep is one command run in dir with extra environment.
+type extBuildStep struct {
 	args []string
 	env  []string
 }
 
-var languages = []language{
+var extLanguages = []extLanguage{
 	{
 		name:      "go",
 		template:  "go",
 		marker:    "go.mod",
 		toolchain: []string{"go"},
-		tier1: func(dir, out string) ([]buildStep, error) {
-			env, err := goWorkEnv(dir)
-			return []buildStep{{
+		tier1: func(dir, out string) ([]extBuildStep, error) {
+			env, err := extGoWorkEnv(dir)
+			return []extBuildStep{{
 				args: []string{"go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "."},
 				env:  append(env, "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0"),
 			}}, err
 		},
-		tier2: func(dir, out string) ([]buildStep, error) {
-			env, err := goWorkEnv(dir)
-			return []buildStep{{
+		tier2: func(dir, out string) ([]extBuildStep, error) {
+			env, err := extGoWorkEnv(dir)
+			return []extBuildStep{{
 				args: []string{"go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "."},
 				env:  append(env, "CGO_ENABLED=0"),
 			}}, err
 		},
-		afterNew: func(dir string) []buildStep {
-			env, _ := goWorkEnv(dir)
-			return []buildStep{{args: []string{"go", "mod", "tidy"}, env: append(env, "GOFLAGS=-mod=mod")}}
+		afterNew: func(dir string) []extBuildStep {
+			env, _ := extGoWorkEnv(dir)
+			return []extBuildStep{{args: []string{"go", "mod", "tidy"}, env: append(env, "GOFLAGS=-mod=mod")}}
 		},
 	},
 }
 
-func languageNamed(name string) (*language, bool) {
-	for i := range languages {
-		if languages[i].name == name {
-			return &languages[i], true
+func extLanguageNamed(name string) (*extLanguage, bool) {
+	for i := range extLanguages {
+		if extLanguages[i].name == name {
+			return &extLanguages[i], true
 		}
 	}
 	return nil, false
 }
 
-func languageNames() string {
-	names := make([]string, len(languages))
-	for i, l := range languages {
+func extLanguageNames() string {
+	names := make([]string, len(extLanguages))
+	for i, l := range extLanguages {
 		names[i] = l.name
 	}
 	return strings.Join(names, "|")
 }
 
-// detectLanguage picks the language whose marker file DIR holds.
-func detectLanguage(dir string) (*language, error) {
-	for i := range languages {
-		if _, err := os.Stat(filepath.Join(dir, languages[i].marker)); err == nil {
-			return &languages[i], nil
+// extDetectLanguage picks the language whose marker file DIR holds.
+func extDetectLanguage(dir string) (*extLanguage, error) {
+	for i := range extLanguages {
+		if _, err := os.Stat(filepath.Join(dir, extLanguages[i].marker)); err == nil {
+			return &extLanguages[i], nil
 		}
 	}
-	return nil, fmt.Errorf("cannot tell the extension's language: none of the marker files for %s is in the directory", languageNames())
+	return nil, fmt.Errorf("cannot tell the extension's language: none of the marker files for %s is in the directory", extLanguageNames())
 }
 
 // checkToolchain names the first missing executable and how to install it.
-func (l *language) checkToolchain() error {
+func (l *extLanguage) checkToolchain() error {
 	for _, tool := range l.toolchain {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("the %s toolchain is missing: %q is not on PATH; `make setup` in the lola repository installs it", l.name, tool)
@@ -105,10 +105,10 @@ func (l *language) checkToolchain() error {
 	return nil
 }
 
-// goWorkEnv returns GOWORK=off when dir lies under a go.work that does not
+// extGoWorkEnv returns GOWORK=off when dir lies under a go.work that does not
 // use it (an extension scaffolded inside the lola checkout, say), so the
 // extension builds as the standalone module it is.
-func goWorkEnv(dir string) ([]string, error) {
+func extGoWorkEnv(dir string) ([]string, error) {
 	cmd := exec.Command("go", "env", "GOWORK")
 	cmd.Dir = dir
 	out, err := cmd.Output()
@@ -147,17 +147,17 @@ func goWorkEnv(dir string) ([]string, error) {
 
 var extNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
 
-const manifestFile = "lola-extension.yaml"
+const extManifestFile = "lola-extension.yaml"
 
-// manifestName reads the top-level name: scalar of DIR's manifest. It is a
+// extManifestName reads the top-level name: scalar of DIR's manifest. It is a
 // stopgap until the strict manifest loader exists: nothing else is read.
-func manifestName(dir string) (string, error) {
-	f, err := os.Open(filepath.Join(dir, manifestFile))
+func extManifestName(dir string) (string, error) {
+	f, err := os.Open(filepath.Join(dir, extManifestFile))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("no %s in the extension directory", manifestFile)
+			return "", fmt.Errorf("no %s in the extension directory", extManifestFile)
 		}
-		return "", fmt.Errorf("reading %s: %w", manifestFile, errors.Unwrap(err))
+		return "", fmt.Errorf("reading %s: %w", extManifestFile, errors.Unwrap(err))
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -172,15 +172,15 @@ func manifestName(dir string) (string, error) {
 		}
 		name := strings.Trim(strings.TrimSpace(rest), `"'`)
 		if !extNameRE.MatchString(name) {
-			return "", fmt.Errorf("%s: name %q is not ^[a-z][a-z0-9-]{0,62}$", manifestFile, name)
+			return "", fmt.Errorf("%s: name %q is not ^[a-z][a-z0-9-]{0,62}$", extManifestFile, name)
 		}
 		return name, nil
 	}
-	return "", fmt.Errorf("%s has no top-level name", manifestFile)
+	return "", fmt.Errorf("%s has no top-level name", extManifestFile)
 }
 
-// builtArtifact is one artifact `lola ext build` produced.
-type builtArtifact struct {
+// extBuiltArtifact is one artifact `lola ext build` produced.
+type extBuiltArtifact struct {
 	Tier  int    `json:"tier"`
 	Path  string `json:"path"` // relative to the extension directory
 	Bytes int64  `json:"bytes"`
@@ -219,18 +219,18 @@ Sizes are reported per artifact; --json prints
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			name, err := manifestName(dir)
+			name, err := extManifestName(dir)
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			lang, err := detectLanguage(dir)
+			lang, err := extDetectLanguage(dir)
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
 			if err := lang.checkToolchain(); err != nil {
 				return withCode(exitInternal, err)
 			}
-			built, err := buildExtension(dir, name, lang, tiers, cmd.ErrOrStderr())
+			built, err := extBuild(dir, name, lang, tiers, cmd.ErrOrStderr())
 			if err != nil {
 				return withCode(exitInternal, err)
 			}
@@ -238,13 +238,13 @@ Sizes are reported per artifact; --json prints
 			if asJSON {
 				enc := json.NewEncoder(out)
 				return enc.Encode(struct {
-					Name      string          `json:"name"`
-					Lang      string          `json:"lang"`
-					Artifacts []builtArtifact `json:"artifacts"`
+					Name      string             `json:"name"`
+					Lang      string             `json:"lang"`
+					Artifacts []extBuiltArtifact `json:"artifacts"`
 				}{name, lang.name, built})
 			}
 			for _, a := range built {
-				fmt.Fprintf(out, "tier %d  %-28s %s (%d bytes)\n", a.Tier, a.Path, humanSize(a.Bytes), a.Bytes)
+				fmt.Fprintf(out, "tier %d  %-28s %s (%d bytes)\n", a.Tier, a.Path, extHumanSize(a.Bytes), a.Bytes)
 			}
 			return nil
 		},
@@ -254,9 +254,9 @@ Sizes are reported per artifact; --json prints
 	return c
 }
 
-// buildExtension runs lang's recipe for each tier in dir, writing into
+// extBuild runs lang's recipe for each tier in dir, writing into
 // dir/dist. The toolchain's own output goes to diag.
-func buildExtension(dir, name string, lang *language, tiers []int, diag io.Writer) ([]builtArtifact, error) {
+func extBuild(dir, name string, lang *extLanguage, tiers []int, diag io.Writer) ([]extBuiltArtifact, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -264,7 +264,7 @@ func buildExtension(dir, name string, lang *language, tiers []int, diag io.Write
 	if err := os.MkdirAll(filepath.Join(abs, "dist"), 0o755); err != nil {
 		return nil, fmt.Errorf("creating dist/: %w", errors.Unwrap(err))
 	}
-	var built []builtArtifact
+	var built []extBuiltArtifact
 	for _, t := range tiers {
 		rel := "dist/" + name + ".wasm"
 		recipe := lang.tier1
@@ -280,7 +280,7 @@ func buildExtension(dir, name string, lang *language, tiers []int, diag io.Write
 			return nil, err
 		}
 		for _, s := range steps {
-			if err := runStep(abs, s, diag); err != nil {
+			if err := extRunStep(abs, s, diag); err != nil {
 				return nil, fmt.Errorf("tier %d build failed: %s: %w", t, strings.Join(s.args, " "), err)
 			}
 		}
@@ -288,12 +288,12 @@ func buildExtension(dir, name string, lang *language, tiers []int, diag io.Write
 		if err != nil {
 			return nil, fmt.Errorf("tier %d build produced no %s", t, rel)
 		}
-		built = append(built, builtArtifact{Tier: t, Path: rel, Bytes: st.Size()})
+		built = append(built, extBuiltArtifact{Tier: t, Path: rel, Bytes: st.Size()})
 	}
 	return built, nil
 }
 
-func runStep(dir string, s buildStep, diag io.Writer) error {
+func extRunStep(dir string, s extBuildStep, diag io.Writer) error {
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), s.env...)
@@ -306,7 +306,7 @@ func runStep(dir string, s buildStep, diag io.Writer) error {
 	return err
 }
 
-func humanSize(n int64) string {
+func extHumanSize(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))

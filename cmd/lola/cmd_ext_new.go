@@ -17,9 +17,9 @@ import (
 
 func init() { extCommands = append(extCommands, newExtNewCmd) }
 
-// templateData is what a template's .tmpl files see; templates/README.md
+// extTemplateData is what a template's .tmpl files see; templates/README.md
 // documents each field.
-type templateData struct {
+type extTemplateData struct {
 	Name      string
 	Module    string
 	GoVersion string
@@ -27,7 +27,7 @@ type templateData struct {
 	Schema    string // replace target for github.com/lola-pm/lola/schema, or ""
 }
 
-const sdkGoModule = "github.com/lola-pm/lola/sdk-go"
+const extSDKGoModule = "github.com/lola-pm/lola/sdk-go"
 
 func newExtNewCmd() *cobra.Command {
 	var lang, sdkGo string
@@ -38,7 +38,7 @@ func newExtNewCmd() *cobra.Command {
 exist or be empty): a manifest (lola-extension.yaml), the source, tests, a
 README for authors and build notes. Build it with 'lola ext build DIR'.
 
-LANG is one of: ` + languageNames() + `.
+LANG is one of: ` + extLanguageNames() + `.
 
 The Go SDK is not published to a module proxy, so the new go.mod gets
 replace directives pointing at a local lola checkout: --sdk-go DIR (the
@@ -48,9 +48,9 @@ the go.mod has no replace directives and the README says how to add them.
 For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, ok := languageNamed(lang)
+			l, ok := extLanguageNamed(lang)
 			if !ok {
-				return withCode(exitUsage, fmt.Errorf("--lang must be one of %s", languageNames()))
+				return withCode(exitUsage, fmt.Errorf("--lang must be one of %s", extLanguageNames()))
 			}
 			name := args[0]
 			if !extNameRE.MatchString(name) {
@@ -60,14 +60,14 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 			if len(args) == 2 {
 				dir = args[1]
 			}
-			if err := requireEmptyDir(dir); err != nil {
+			if err := extRequireEmptyDir(dir); err != nil {
 				return withCode(exitUsage, err)
 			}
-			data, err := newTemplateData(name, dir, sdkGo)
+			data, err := extNewTemplateData(name, dir, sdkGo)
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			files, err := scaffold(l.template, dir, data)
+			files, err := extScaffold(l.template, dir, data)
 			if err != nil {
 				return withCode(exitInternal, err)
 			}
@@ -84,7 +84,7 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 			} else if l.afterNew != nil && (l.name != "go" || data.SDKGo != "") {
 				abs, _ := filepath.Abs(dir)
 				for _, s := range l.afterNew(abs) {
-					if err := runStep(abs, s, cmd.ErrOrStderr()); err != nil {
+					if err := extRunStep(abs, s, cmd.ErrOrStderr()); err != nil {
 						fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s failed in the new directory: %v\n", strings.Join(s.args, " "), err)
 					}
 				}
@@ -93,15 +93,15 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&lang, "lang", "", "the extension's language: "+languageNames())
+	c.Flags().StringVar(&lang, "lang", "", "the extension's language: "+extLanguageNames())
 	c.Flags().StringVar(&sdkGo, "sdk-go", "", "the lola checkout's sdk-go directory (Go only)")
 	_ = c.MarkFlagRequired("lang")
 	return c
 }
 
-// requireEmptyDir refuses a DIR that exists and is not an empty directory,
+// extRequireEmptyDir refuses a DIR that exists and is not an empty directory,
 // so scaffolding never overwrites an author's files.
-func requireEmptyDir(dir string) error {
+func extRequireEmptyDir(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -115,8 +115,8 @@ func requireEmptyDir(dir string) error {
 	return nil
 }
 
-func newTemplateData(name, dir, sdkGoFlag string) (templateData, error) {
-	d := templateData{Name: name, Module: name, GoVersion: "1.26"}
+func extNewTemplateData(name, dir, sdkGoFlag string) (extTemplateData, error) {
+	d := extTemplateData{Name: name, Module: name, GoVersion: "1.26"}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return d, err
@@ -129,8 +129,8 @@ func newTemplateData(name, dir, sdkGoFlag string) (templateData, error) {
 		if sdk, err = filepath.Abs(sdk); err != nil {
 			return d, err
 		}
-		if !isSDKGo(sdk) {
-			return d, fmt.Errorf("%s is not the lola sdk-go directory (its go.mod must declare module %s)", sdkGoFlagOrEnv(sdkGoFlag), sdkGoModule)
+		if !extIsSDKGo(sdk) {
+			return d, fmt.Errorf("%s is not the lola sdk-go directory (its go.mod must declare module %s)", extSDKGoSource(sdkGoFlag), extSDKGoModule)
 		}
 	} else {
 		starts := []string{abs}
@@ -140,29 +140,29 @@ func newTemplateData(name, dir, sdkGoFlag string) (templateData, error) {
 		if exe, err := os.Executable(); err == nil {
 			starts = append(starts, filepath.Dir(exe))
 		}
-		sdk = findSDKGo(starts...)
+		sdk = extFindSDKGo(starts...)
 	}
 	if sdk == "" {
 		return d, nil
 	}
-	d.SDKGo = replacePath(abs, sdk)
-	d.Schema = replacePath(abs, filepath.Join(filepath.Dir(sdk), "schema"))
+	d.SDKGo = extReplacePath(abs, sdk)
+	d.Schema = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), "schema"))
 	return d, nil
 }
 
-func sdkGoFlagOrEnv(flag string) string {
+func extSDKGoSource(flag string) string {
 	if flag != "" {
 		return "--sdk-go " + flag
 	}
 	return "$LOLA_SDK_GO"
 }
 
-// findSDKGo walks up from each start for a directory holding sdk-go/ with
+// extFindSDKGo walks up from each start for a directory holding sdk-go/ with
 // the SDK's go.mod, and returns that sdk-go directory or "".
-func findSDKGo(starts ...string) string {
+func extFindSDKGo(starts ...string) string {
 	for _, s := range starts {
 		for d := s; ; d = filepath.Dir(d) {
-			if cand := filepath.Join(d, "sdk-go"); isSDKGo(cand) {
+			if cand := filepath.Join(d, "sdk-go"); extIsSDKGo(cand) {
 				return cand
 			}
 			if filepath.Dir(d) == d {
@@ -173,7 +173,7 @@ func findSDKGo(starts ...string) string {
 	return ""
 }
 
-func isSDKGo(dir string) bool {
+func extIsSDKGo(dir string) bool {
 	f, err := os.Open(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		return false
@@ -182,16 +182,16 @@ func isSDKGo(dir string) bool {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if fields := strings.Fields(sc.Text()); len(fields) == 2 && fields[0] == "module" {
-			return fields[1] == sdkGoModule
+			return fields[1] == extSDKGoModule
 		}
 	}
 	return false
 }
 
-// replacePath is target relative to from when from lies inside target's
+// extReplacePath is target relative to from when from lies inside target's
 // checkout (so the checkout stays relocatable), else target itself. A go.mod
 // replace path must start with ./ or ../ to be read as a directory.
-func replacePath(from, target string) string {
+func extReplacePath(from, target string) string {
 	root := filepath.Dir(target)
 	if rel, err := filepath.Rel(root, from); err == nil && !strings.HasPrefix(rel, "..") {
 		if r, err := filepath.Rel(from, target); err == nil {
@@ -205,9 +205,9 @@ func replacePath(from, target string) string {
 	return filepath.ToSlash(target)
 }
 
-// scaffold writes templates/<lang>/ into dir and returns the files written,
+// extScaffold writes templates/<lang>/ into dir and returns the files written,
 // relative to dir, in walk order.
-func scaffold(lang, dir string, data templateData) ([]string, error) {
+func extScaffold(lang, dir string, data extTemplateData) ([]string, error) {
 	base := path.Join("templates", lang)
 	var written []string
 	err := fs.WalkDir(templatesFS, base, func(p string, e fs.DirEntry, err error) error {

@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// minimalGoExtension writes an extension directory by hand (no scaffold),
+// extTestGoExtension writes an extension directory by hand (no scaffold),
 // with main.go as given.
-func minimalGoExtension(t *testing.T, name, mainGo string) string {
+func extTestGoExtension(t *testing.T, name, mainGo string) string {
 	t.Helper()
 	dir := t.TempDir()
-	sdk := sdkGoDir(t)
+	sdk := extTestSDKGoDir(t)
 	files := map[string]string{
 		"lola-extension.yaml": "name: " + name + "   # comment\nversion: 0.1.0\nkind: target\n",
 		"go.mod": "module " + name + "\n\ngo 1.26\n\nrequire github.com/lola-pm/lola/sdk-go v0.0.0\n\nreplace (\n\tgithub.com/lola-pm/lola/sdk-go => " +
@@ -27,7 +27,7 @@ func minimalGoExtension(t *testing.T, name, mainGo string) string {
 	return dir
 }
 
-const trivialMain = `package main
+const extTestTrivialMain = `package main
 
 import lola "github.com/lola-pm/lola/sdk-go"
 
@@ -37,7 +37,7 @@ func main() { lola.Main() }
 `
 
 func TestExtBuildNamesAMissingToolchain(t *testing.T) {
-	dir := minimalGoExtension(t, "x", trivialMain)
+	dir := extTestGoExtension(t, "x", extTestTrivialMain)
 	t.Setenv("PATH", t.TempDir())
 	code, _, errOut := extCLI(t, "ext", "build", dir)
 	if code != exitInternal || !strings.Contains(errOut, `the go toolchain is missing: "go" is not on PATH`) || !strings.Contains(errOut, "make setup") {
@@ -49,11 +49,11 @@ func TestExtBuildNamesAMissingToolchain(t *testing.T) {
 }
 
 func TestExtBuildRefusesBadInput(t *testing.T) {
-	good := minimalGoExtension(t, "x", trivialMain)
+	good := extTestGoExtension(t, "x", extTestTrivialMain)
 	noManifest := t.TempDir()
-	badName := minimalGoExtension(t, "x", trivialMain)
+	badName := extTestGoExtension(t, "x", extTestTrivialMain)
 	os.WriteFile(filepath.Join(badName, "lola-extension.yaml"), []byte("name: ../../evil\n"), 0o644)
-	noName := minimalGoExtension(t, "x", trivialMain)
+	noName := extTestGoExtension(t, "x", extTestTrivialMain)
 	os.WriteFile(filepath.Join(noName, "lola-extension.yaml"), []byte("  name: nested\nversion: 1\n"), 0o644)
 	noLang := t.TempDir()
 	os.WriteFile(filepath.Join(noLang, "lola-extension.yaml"), []byte("name: x\n"), 0o644)
@@ -83,7 +83,7 @@ func TestExtBuildRefusesBadInput(t *testing.T) {
 }
 
 func TestExtBuildReportsACompileError(t *testing.T) {
-	dir := minimalGoExtension(t, "broken", "package main\n\nfunc main() { undefinedThing() }\n")
+	dir := extTestGoExtension(t, "broken", "package main\n\nfunc main() { undefinedThing() }\n")
 	code, _, errOut := extCLI(t, "ext", "build", "--tier", "2", dir)
 	if code != exitInternal || !strings.Contains(errOut, "undefined: undefinedThing") || !strings.Contains(errOut, "tier 2 build failed") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -96,7 +96,7 @@ func TestExtBuildReportsACompileError(t *testing.T) {
 // An extension inside a go.work that does not list it still builds (as
 // the standalone module it is), one tier at a time.
 func TestExtBuildOneTierInsideAForeignWorkspace(t *testing.T) {
-	dir := minimalGoExtension(t, "inner", trivialMain)
+	dir := extTestGoExtension(t, "inner", extTestTrivialMain)
 	work := t.TempDir()
 	ext := filepath.Join(work, "ext")
 	if err := os.Rename(dir, ext); err != nil {
@@ -106,15 +106,15 @@ func TestExtBuildOneTierInsideAForeignWorkspace(t *testing.T) {
 	os.WriteFile(filepath.Join(work, "other", "go.mod"), []byte("module other\n\ngo 1.26\n"), 0o644)
 	os.WriteFile(filepath.Join(work, "go.work"), []byte("go 1.26\n\nuse ./other\n"), 0o644)
 	t.Setenv("GOWORK", "")
-	if env, err := goWorkEnv(ext); err != nil || len(env) != 1 || env[0] != "GOWORK=off" {
+	if env, err := extGoWorkEnv(ext); err != nil || len(env) != 1 || env[0] != "GOWORK=off" {
 		t.Fatalf("goWorkEnv = %v, %v; want GOWORK=off", env, err)
 	}
-	if env, _ := goWorkEnv(filepath.Join(work, "other")); len(env) != 0 {
+	if env, _ := extGoWorkEnv(filepath.Join(work, "other")); len(env) != 0 {
 		t.Fatalf("a module the workspace uses got %v", env)
 	}
 	// go.sum: the hand-written module needs one; tidy writes it.
-	for _, s := range languages[0].afterNew(ext) {
-		if err := runStep(ext, s, os.Stderr); err != nil {
+	for _, s := range extLanguages[0].afterNew(ext) {
+		if err := extRunStep(ext, s, os.Stderr); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -19,17 +19,17 @@ func extCLI(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-func sdkGoDir(t *testing.T) string {
+func extTestSDKGoDir(t *testing.T) string {
 	t.Helper()
 	d, err := filepath.Abs("../../sdk-go")
-	if err != nil || !isSDKGo(d) {
+	if err != nil || !extIsSDKGo(d) {
 		t.Fatalf("the monorepo's sdk-go is not at ../../sdk-go (%v)", err)
 	}
 	return d
 }
 
-// snapshot maps every file under dir to its content, for "nothing changed".
-func snapshot(t *testing.T, dir string) map[string]string {
+// extTreeSnapshot maps every file under dir to its content, for "nothing changed".
+func extTreeSnapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
@@ -51,7 +51,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // run the scaffold's own tests.
 func TestExtNewGoScaffoldsAnExtensionThatBuildsAndRuns(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "hello")
-	code, out, errOut := extCLI(t, "ext", "new", "--lang", "go", "--sdk-go", sdkGoDir(t), "hello", dir)
+	code, out, errOut := extCLI(t, "ext", "new", "--lang", "go", "--sdk-go", extTestSDKGoDir(t), "hello", dir)
 	if code != exitOK {
 		t.Fatalf("ext new: exit %d\n%s%s", code, out, errOut)
 	}
@@ -60,16 +60,16 @@ func TestExtNewGoScaffoldsAnExtensionThatBuildsAndRuns(t *testing.T) {
 			t.Errorf("scaffold lacks %s", f)
 		}
 	}
-	for p, body := range snapshot(t, dir) {
+	for p, body := range extTreeSnapshot(t, dir) {
 		if strings.HasSuffix(p, ".tmpl") || strings.Contains(body, "{{") {
 			t.Errorf("%s is an unrendered template", p)
 		}
 	}
 	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if !strings.Contains(string(gomod), "github.com/lola-pm/lola/sdk-go => "+filepath.ToSlash(sdkGoDir(t))) {
+	if !strings.Contains(string(gomod), "github.com/lola-pm/lola/sdk-go => "+filepath.ToSlash(extTestSDKGoDir(t))) {
 		t.Fatalf("go.mod does not point at the local sdk-go:\n%s", gomod)
 	}
-	if name, err := manifestName(dir); err != nil || name != "hello" {
+	if name, err := extManifestName(dir); err != nil || name != "hello" {
 		t.Fatalf("manifest name %q, %v", name, err)
 	}
 
@@ -80,7 +80,7 @@ func TestExtNewGoScaffoldsAnExtensionThatBuildsAndRuns(t *testing.T) {
 	var rep struct {
 		Name      string
 		Lang      string
-		Artifacts []builtArtifact
+		Artifacts []extBuiltArtifact
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json output %q: %v", out, err)
@@ -132,7 +132,7 @@ func TestExtNewRefusesBadInvocationsAndTouchesNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(occupied, "main.go"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, base)
+	before := extTreeSnapshot(t, base)
 	cases := []struct {
 		name string
 		args []string
@@ -153,7 +153,7 @@ func TestExtNewRefusesBadInvocationsAndTouchesNothing(t *testing.T) {
 			}
 		})
 	}
-	after := snapshot(t, base)
+	after := extTreeSnapshot(t, base)
 	if len(after) != len(before) || after[filepath.Join(occupied, "main.go")] != "mine" {
 		t.Fatalf("a refused ext new changed the disk: %v", after)
 	}
@@ -172,7 +172,7 @@ func TestExtNewFindsTheCheckout(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if !strings.Contains(string(gomod), "=> "+filepath.ToSlash(sdkGoDir(t))) {
+	if !strings.Contains(string(gomod), "=> "+filepath.ToSlash(extTestSDKGoDir(t))) {
 		t.Fatalf("go.mod:\n%s", gomod)
 	}
 }
@@ -185,7 +185,7 @@ func TestReplacePathIsRelativeInsideTheCheckout(t *testing.T) {
 		{"/repo-other/x", "/repo/sdk-go", "/repo/sdk-go"},
 	}
 	for _, c := range cases {
-		if got := replacePath(filepath.FromSlash(c.from), filepath.FromSlash(c.target)); got != c.want {
+		if got := extReplacePath(filepath.FromSlash(c.from), filepath.FromSlash(c.target)); got != c.want {
 			t.Errorf("replacePath(%s, %s) = %s, want %s", c.from, c.target, got, c.want)
 		}
 	}
@@ -232,7 +232,7 @@ func TestTemplatesMatchSource(t *testing.T) {
 			t.Errorf("embedded templates have %s, which templates/ does not: run `go generate ./lola` in cmd/", name)
 		}
 	}
-	for _, l := range languages {
+	for _, l := range extLanguages {
 		if _, ok := want[l.template+"/README.md.tmpl"]; !ok {
 			t.Errorf("language %s has no templates/%s/README.md.tmpl", l.name, l.template)
 		}
