@@ -21,6 +21,17 @@ func lockFile(f *os.File) error {
 	}
 }
 
+// lockFileShared takes a shared flock on f, blocking: readers see no
+// half-written record.
+func lockFileShared(f *os.File) error {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_SH)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
 func unlockFile(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
 
 // tightenMode makes an existing log owner-only: the log is private to the

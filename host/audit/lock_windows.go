@@ -15,6 +15,13 @@ func lockFile(f *os.File) error {
 	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, ^uint32(0), ^uint32(0), ol)
 }
 
+// lockFileShared takes a shared LockFileEx lock on the whole of f: readers
+// see no half-written record.
+func lockFileShared(f *os.File) error {
+	ol := new(windows.Overlapped)
+	return windows.LockFileEx(windows.Handle(f.Fd()), 0, 0, ^uint32(0), ^uint32(0), ol)
+}
+
 func unlockFile(f *os.File) {
 	ol := new(windows.Overlapped)
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, ^uint32(0), ^uint32(0), ol)

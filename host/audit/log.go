@@ -91,7 +91,10 @@ func (l *Log) Begin(r PlanRecord) (Correlation, error) {
 	if err != nil {
 		return Correlation{}, err
 	}
-	return c, l.append(Entry{Kind: KindPlan, Correlation: c, Plan: pe})
+	if err := l.append(Entry{Kind: KindPlan, Correlation: c, Plan: pe}); err != nil {
+		return Correlation{}, err
+	}
+	return c, nil
 }
 
 // Event appends ev under the plan c.
@@ -131,7 +134,10 @@ func (l *Log) Rejected(r Rejection) (Correlation, error) {
 			return Correlation{}, err
 		}
 	}
-	return c, l.append(Entry{Kind: KindRejected, Correlation: c, Rejected: re})
+	if err := l.append(Entry{Kind: KindRejected, Correlation: c, Rejected: re}); err != nil {
+		return Correlation{}, err
+	}
+	return c, nil
 }
 
 // append chains e to the tail and writes it as one line, under the process

@@ -26,13 +26,21 @@ func (f Filter) match(e *Entry) bool {
 // Scan calls fn with every record of the log at path that f selects, in
 // file order, stopping at fn's first error. It does not check the chain
 // (Verify does); a line that is not a record, or a torn last line, stops
-// the scan with an error after the records before it were delivered.
+// the scan with an error after the records before it were delivered. The
+// file is read under a shared lock, so fn must not append to the same log
+// (that would wait for the lock forever).
 func Scan(path string, f Filter, fn func(Entry) error) error {
 	file, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("audit: open log: %w", stripPath(err))
 	}
 	defer file.Close()
+	// A shared lock: appenders wait, so the last line is never seen half
+	// written. fn runs under it; it must not append to this log.
+	if err := lockFileShared(file); err != nil {
+		return fmt.Errorf("audit: lock log: %w", stripPath(err))
+	}
+	defer unlockFile(file)
 	br := bufio.NewReaderSize(file, 64<<10)
 	for lineNo := 1; ; lineNo++ {
 		line, complete, err := readLine(br)

@@ -97,6 +97,11 @@ func Verify(path string) (Head, error) {
 		return Head{}, fmt.Errorf("audit: open log: %w", stripPath(err))
 	}
 	defer f.Close()
+	// A shared lock: appenders wait, so the last line is never seen half written.
+	if err := lockFileShared(f); err != nil {
+		return Head{}, fmt.Errorf("audit: lock log: %w", stripPath(err))
+	}
+	defer unlockFile(f)
 	return verifyReader(f)
 }
 
