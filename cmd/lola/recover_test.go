@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/lola-pm/lola/host/audit"
 )
 
 // interrupted fabricates what an apply killed after moving victim aside
@@ -33,7 +35,7 @@ func interrupted(t *testing.T, committed bool) (root string) {
 		t.Fatal(err)
 	}
 	ino := st.Sys().(*syscall.Stat_t).Ino
-	journal := `{"phase":"begin"}` + "\n" +
+	journal := `{"phase":"begin","tag":"` + interruptedTag + `"}` + "\n" +
 		fmt.Sprintf(`{"phase":"program","actions":[{"op":"aside","intent":0,"path":"victim","slot":1,"ino":%d}]}`, ino) + "\n"
 	if committed {
 		journal += `{"phase":"commit"}` + "\n"
@@ -44,9 +46,28 @@ func interrupted(t *testing.T, committed bool) (root string) {
 	return root
 }
 
+const interruptedTag = "0123456789abcdef0123456789abcdef"
+
+// recoveredOutcome is the outcome record recovery logged under the
+// interrupted plan's correlation id.
+func recoveredOutcome(t *testing.T, home string) audit.OutcomeKind {
+	t.Helper()
+	for _, e := range readAuditEntries(t, home) {
+		if e.Kind == audit.KindOutcome && e.Correlation.String() == interruptedTag {
+			if !e.Outcome.Recovered {
+				t.Fatal("outcome not marked as decided by recovery")
+			}
+			return e.Outcome.Outcome
+		}
+	}
+	t.Fatal("recovery logged no outcome under the interrupted plan's correlation id")
+	return ""
+}
+
 func TestRecoverRollsBackBeforeCommitPoint(t *testing.T) {
 	root := interrupted(t, false)
-	code, out, errs := runApplyCLI(t, "", "recover", "--root", root, "--home", t.TempDir(), "--json")
+	home := t.TempDir()
+	code, out, errs := runApplyCLI(t, "", "recover", "--root", root, "--home", home, "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
@@ -60,13 +81,20 @@ func TestRecoverRollsBackBeforeCommitPoint(t *testing.T) {
 	if got := listTree(t, root); got != "victim -rw-r--r-- victim" {
 		t.Fatalf("tree %s", got)
 	}
+	if got := recoveredOutcome(t, home); got != audit.OutcomeRolledBack {
+		t.Fatalf("logged %s", got)
+	}
 }
 
 func TestRecoverCompletesAfterCommitPoint(t *testing.T) {
 	root := interrupted(t, true)
-	code, out, errs := runApplyCLI(t, "", "recover", "--root", root, "--home", t.TempDir())
+	home := t.TempDir()
+	code, out, errs := runApplyCLI(t, "", "recover", "--root", root, "--home", home)
 	if code != exitOK || !strings.Contains(out, "completed") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if got := recoveredOutcome(t, home); got != audit.OutcomeCommitted {
+		t.Fatalf("logged %s", got)
 	}
 	if got := listTree(t, root); got != "" {
 		t.Fatalf("tree %q; want the delete completed", got)

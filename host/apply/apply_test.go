@@ -337,3 +337,15 @@ func TestOutcomeVocabulary(t *testing.T) {
 		t.Fatal("accepted a misspelling")
 	}
 }
+
+// Recovery removes only what the host created.
+func TestRecoveryLeavesLookalikesAlone(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, map[string]string{".lola-staging-mine/keep": "k", ".lola-staging-0123456789ABCDEF/keep": "k"})
+	before := snapshot(t, root)
+	rep, err := Recover(openRoot(t, root))
+	must(t, err)
+	if rep.Kind != RecoveryNone || snapshot(t, root) != before {
+		t.Fatalf("recovery touched a lookalike: %+v", rep)
+	}
+}

@@ -128,3 +128,5 @@ func noStaging(t testing.TB, root string) {
 		}
 	}
 }
+
+func openRootErr(dir string) (*fsroot.Root, error) { return fsroot.Open(dir) }

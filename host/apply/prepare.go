@@ -289,7 +289,12 @@ func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
 		p.asideIno[p.pathKey(r.Components())] = e.Ino
 		c := Change{Kind: ChangeRemoved, Intent: step.Index(), Op: step.Op(), Path: r.Rel(), Dir: e.Kind == fsroot.KindDir, OldSize: e.Size, Files: 1}
 		if c.Dir {
-			c.OldSize, c.Files = subtreeSize(at.d, r.Name())
+			// The subtree is moved aside whole and later removed: a mount
+			// inside it would make commit remove what the mount shows.
+			var err error
+			if c.OldSize, c.Files, err = scanSubtree(at.d, r.Name()); err != nil {
+				return refuse(step, err)
+			}
 		}
 		p.changes = append(p.changes, c)
 	case schema.OpRename:
@@ -339,30 +344,40 @@ func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
 	return nil
 }
 
-// subtreeSize totals the bytes and files beneath name in d, for the diff.
-func subtreeSize(d *fsroot.Dir, name string) (int64, int) {
+// scanSubtree totals the bytes and files beneath name in d, for the diff,
+// refusing a subtree that holds a mount point or another device (symlinks
+// inside are entries like any other: removed, never followed).
+func scanSubtree(d *fsroot.Dir, name string) (int64, int, error) {
 	sub, err := d.OpenDir(name)
 	if err != nil {
-		return 0, 0
+		return 0, 0, err
 	}
 	defer sub.Close()
 	names, err := sub.ReadNames()
 	if err != nil {
-		return 0, 0
+		return 0, 0, err
 	}
 	var size int64
 	files := 0
 	for _, n := range names {
 		e, err := sub.Lstat(n)
 		if err != nil {
-			continue
+			return 0, 0, err
 		}
 		if e.Kind == fsroot.KindDir {
-			s, f := subtreeSize(sub, n)
+			s, f, err := scanSubtree(sub, n)
+			if err != nil {
+				return 0, 0, err
+			}
 			size, files = size+s, files+f
 			continue
 		}
+		if e.Kind != fsroot.KindSymlink {
+			if err := sub.CheckEntry(n); err != nil {
+				return 0, 0, err
+			}
+		}
 		size, files = size+e.Size, files+1
 	}
-	return size, files
+	return size, files, nil
 }

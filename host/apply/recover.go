@@ -45,7 +45,7 @@ func (s *Session) recover() (RecoveryReport, error) {
 	}
 	rep := RecoveryReport{Kind: RecoveryNone}
 	for _, name := range names {
-		if !strings.HasPrefix(name, StagingPrefix) {
+		if !isStagingName(name) {
 			continue
 		}
 		r, err := s.recoverOne(name)
@@ -119,4 +119,20 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// isStagingName reports whether name is exactly what newStaging creates
+// (the prefix and 16 lower-case hex digits), so that recovery never
+// removes an entry the host did not make.
+func isStagingName(name string) bool {
+	id, ok := strings.CutPrefix(name, StagingPrefix)
+	if !ok || len(id) != 16 {
+		return false
+	}
+	for _, c := range id {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

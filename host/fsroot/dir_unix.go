@@ -189,8 +189,9 @@ func (d *Dir) ReadNames() ([]string, error) {
 }
 
 // RemoveAll removes name from d and, when it is a directory, everything
-// beneath it, by descriptor and without following any symlink. A missing
-// name is not an error.
+// beneath it, by descriptor, without following any symlink and without
+// descending into another mount or device (it fails there rather than
+// remove what a mount shows). A missing name is not an error.
 func (d *Dir) RemoveAll(name string) error {
 	e, err := d.Lstat(name)
 	if err != nil {
@@ -202,11 +203,10 @@ func (d *Dir) RemoveAll(name string) error {
 	if e.Kind != KindDir {
 		return d.Unlink(name)
 	}
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	sub, err := d.OpenDir(name)
 	if err != nil {
-		return errnoErr(err)
+		return err
 	}
-	sub := &Dir{fd: fd, rel: d.child(name), dev: d.dev}
 	names, err := sub.ReadNames()
 	if err == nil {
 		for _, n := range names {

@@ -299,3 +299,21 @@ func (rs *Resolver) Parent(p Path) (dir *Dir, name string, ok bool, err error) {
 	}
 	return d, comps[len(comps)-1], true, nil
 }
+
+// CheckEntry refuses name in d when it is a symlink, or a mount point, or
+// lies on another device (the checks resolution applies to a final
+// component). A missing name is not an error.
+func (d *Dir) CheckEntry(name string) error {
+	e, err := d.Lstat(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	rel := d.child(name)
+	if e.Kind == KindSymlink {
+		return reject(schema.RulePathSymlink, Rel(rel))
+	}
+	return d.checkNotRedirect(name, rel, d.dev)
+}
