@@ -185,7 +185,7 @@ func TestExtRun(t *testing.T) {
 
 	// The child lifecycle cases: each exits 4 (3 for a policy refusal) and
 	// returns within the deadline plus the grace.
-	const timeout = 500 * time.Millisecond
+	const timeout = time.Second
 	lifecycle := []struct {
 		fixture, rule, childOutcome string
 		code                        int

@@ -1,0 +1,5 @@
+//go:build !race
+
+package child_test
+
+const raceEnabled = false
