@@ -126,10 +126,13 @@ func newAuditVerifyCmd(logPath func() (string, error)) *cobra.Command {
 numbers 1, 2, 3, ... and each record carrying the sha256 of the one before.
 An edited, dropped, inserted or reordered record, or a truncated last line,
 is reported with the sequence number where the chain breaks, and verify then
-exits 1. (A torn last line is what a crash mid-append leaves; the next append
-cuts it off behind a "repair" record, which verify counts.) An intact log prints its head (record count and last hash): write it
-down elsewhere to detect a later removal of the newest records, which no
-chain can detect by itself. A missing log is reported and is not an error.`,
+exits 1.
+
+A torn last line is what a crash mid-append leaves; the next append cuts it
+off behind a "repair" record, which verify counts. An intact log prints its
+head (record count and last hash): write it down elsewhere to detect a later
+removal of the newest records, which no chain can detect by itself. A
+missing log is reported and is not an error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := logPath()
