@@ -33,4 +33,4 @@ func (g *group) kill() {
 	}
 }
 
-func (g *group) release() {}
+func (g *group) release(stop <-chan struct{}) {}

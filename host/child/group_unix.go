@@ -52,4 +52,4 @@ func (g *group) kill() {
 	_ = g.cmd.Process.Kill()
 }
 
-func (g *group) release() {}
+func (g *group) release(stop <-chan struct{}) {}

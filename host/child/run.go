@@ -86,7 +86,7 @@ func (s Spec) run(ctx context.Context) Result {
 	p.closeChildEnds()
 	if err != nil {
 		p.closeHostEnds()
-		g.release()
+		g.release(nil)
 		return Result{Outcome: OutcomeStartFailed, ExitStatus: -1, Err: s.redact(err)}
 	}
 
@@ -207,7 +207,7 @@ func (r *running) kill(o Outcome, why error, w *waitResult) Result {
 		}
 	}
 	waitUntil(grace, closed, r.outEnd, r.errEnd)
-	r.group.release()
+	r.group.release(grace)
 	res := r.base()
 	res.Outcome, res.Err = o, why
 	if w != nil {
@@ -226,7 +226,7 @@ func (r *running) cleanup(grace <-chan struct{}) {
 	r.group.kill()
 	closed := r.pipes.closeHostEndsAsync()
 	waitUntil(grace, closed, r.outEnd, r.errEnd)
-	r.group.release()
+	r.group.release(grace)
 }
 
 func (r *running) base() Result {
