@@ -1,0 +1,26 @@
+# Reads `go test -bench` output and prints the ratios the performance
+# targets are stated in. A pair whose benchmarks did not run prints "n/a".
+function base(name) { sub(/-[0-9]+$/, "", name); return name }
+/^Benchmark/ {
+	for (i = 2; i < NF; i++) if ($(i+1) == "ns/op") { ns[base($1)] = $i + 0 }
+}
+function ratio(label, num, den) {
+	if ((num in ns) && (den in ns) && ns[den] > 0)
+		printf "  %-58s %10.2fx   (%s / %s)\n", label, ns[num] / ns[den], fmtns(ns[num]), fmtns(ns[den])
+	else
+		printf "  %-58s %10s\n", label, "n/a"
+}
+function fmtns(v) {
+	if (v >= 1e9) return sprintf("%.2fs", v / 1e9)
+	if (v >= 1e6) return sprintf("%.2fms", v / 1e6)
+	if (v >= 1e3) return sprintf("%.1fµs", v / 1e3)
+	return sprintf("%dns", v)
+}
+END {
+	ratio("atomic apply of 10k files vs os.WriteFile loop", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
+	ratio("tier 1: cold compile vs cache hit, to first plan byte", "BenchmarkFirstPlanByte/cold", "BenchmarkFirstPlanByte/cache-hit")
+	ratio("tier 1 warm run vs tier 2 run of the same source", "BenchmarkTiers/tier1-warm", "BenchmarkTiers/tier2")
+	ratio("validate growth, 10k vs 1k intents (linear = 10x)", "BenchmarkValidate/bytes/10000", "BenchmarkValidate/bytes/1000")
+	ratio("validate growth, 100k vs 10k intents (linear = 10x)", "BenchmarkValidate/bytes/100000", "BenchmarkValidate/bytes/10000")
+	ratio("strict bounded decode vs encoding/json, 10k intents", "BenchmarkDecode10kIntents", "BenchmarkEncodingJSON10kIntents")
+}
