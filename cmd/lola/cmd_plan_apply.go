@@ -276,6 +276,9 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 		if len(rejection.All(err)) > 0 {
 			return reject(p, audit.Correlation{}, err)
 		}
+		if errors.Is(err, apply.ErrRelationMismatch) {
+			return finish(exitUsage, fmt.Errorf("plan apply: --fs %s: %w", f.fs, err))
+		}
 		return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
 	}
 	rep.Valid = true

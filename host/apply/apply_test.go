@@ -3,6 +3,7 @@ package apply
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -287,29 +288,6 @@ func TestObserverSeesResolvedPlanBeforeChanges(t *testing.T) {
 	}
 }
 
-// Two sessions on one root never interleave: the second Begin waits.
-func TestLockSerializes(t *testing.T) {
-	root := t.TempDir()
-	r1, r2 := openRoot(t, root), openRoot(t, root)
-	s1, err := Begin(r1, Options{})
-	must(t, err)
-	got := make(chan struct{})
-	go func() {
-		s2, err := Begin(r2, Options{})
-		if err == nil {
-			s2.Close()
-		}
-		close(got)
-	}()
-	select {
-	case <-got:
-		t.Fatal("second session began while the first held the root")
-	default:
-	}
-	s1.Close()
-	<-got
-}
-
 func TestOutcomeVocabulary(t *testing.T) {
 	for _, o := range Outcomes() {
 		b, err := o.MarshalText()
@@ -348,4 +326,48 @@ func TestRecoveryLeavesLookalikesAlone(t *testing.T) {
 	if rep.Kind != RecoveryNone || snapshot(t, root) != before {
 		t.Fatalf("recovery touched a lookalike: %+v", rep)
 	}
+}
+
+// When undo itself fails the outcome is rollback-failed, staging is kept,
+// recovery keeps failing while the obstacle remains, and succeeds (restoring
+// the pre-plan tree) once it is gone.
+func TestRollbackFailedKeepsStagingForRecovery(t *testing.T) {
+	root := t.TempDir()
+	tree(t, root, map[string]string{"x/y": "precious", "other": "o"})
+	before := snapshot(t, root)
+	p, v := decode(t, `{"protocol":1,"intents":[{"op":"delete","path":"x/y"},{"op":"write","path":"z","content":"z"}]}`)
+	opts := Options{hooks: &hooks{fail: func(phase string, intent int) error {
+		if phase == "place" && intent == 1 {
+			// Sabotage: the directory y must return to is replaced by a file.
+			must(t, os.RemoveAll(filepath.Join(root, "x")))
+			must(t, os.WriteFile(filepath.Join(root, "x"), []byte("obstacle"), 0o644))
+			return errors.New("injected")
+		}
+		return nil
+	}}}
+	res, err := Apply(openRoot(t, root), v, p, opts)
+	must(t, err)
+	if res.Outcome != OutcomeRollbackFailed || res.Trigger != 1 || res.RollbackErr == nil {
+		t.Fatalf("result %+v", res)
+	}
+	rep, err := Recover(openRoot(t, root))
+	var re *RecoveryError
+	if !errors.As(err, &re) || rep.Kind != RecoveryFailed || rep.Staging == "" {
+		t.Fatalf("recovery with the obstacle in place: %+v %v", rep, err)
+	}
+	// Begin refuses to apply anything more to a tree in neither state.
+	if _, err := Begin(openRoot(t, root), Options{}); !errors.As(err, &re) {
+		t.Fatalf("Begin over a failed recovery: %v", err)
+	}
+	must(t, os.Remove(filepath.Join(root, "x")))
+	must(t, os.Mkdir(filepath.Join(root, "x"), 0o755))
+	rep, err = Recover(openRoot(t, root))
+	must(t, err)
+	if rep.Kind != RecoveryRolledBack {
+		t.Fatalf("recovery %+v", rep)
+	}
+	if after := snapshot(t, root); after != before {
+		t.Fatal(diffLines(before, after))
+	}
+	noStaging(t, root)
 }

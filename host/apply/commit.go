@@ -47,6 +47,19 @@ func (s *Session) commit(p *Prepared) Result {
 		p.discard()
 		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
 	}
+	// The journal's name and the staging directory's must survive a crash
+	// as well as its content.
+	if err := p.dir.Sync(); err != nil {
+		return s.rollback(p, nil, -1, "", err)
+	}
+	if err := s.root.Dir().Sync(); err != nil {
+		return s.rollback(p, nil, -1, "", err)
+	}
+	for _, c := range p.changes {
+		if c.Kind == ChangeNoop {
+			obs.Event(Event{Intent: c.Intent, Kind: EventNoop, Path: c.Path})
+		}
+	}
 	s.point("begin")
 
 	// Stage: nothing in the tree changes yet.

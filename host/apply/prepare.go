@@ -193,10 +193,14 @@ func (p *Prepared) checkRelation() error {
 		f.NormalizationInsensitive && eq.Key("\u00e9") != eq.Key("e\u0301") ||
 		f.IgnoresIgnorable && eq.Key("ab") != eq.Key("a\u200cb")
 	if bad {
-		return fmt.Errorf("apply: the plan was validated under %q, which distinguishes names this filesystem treats as one (probe: %+v); validate under --fs auto", eq.Name(), f)
+		return fmt.Errorf("%w: the plan was validated under %q, which distinguishes names this filesystem treats as one (probe: %+v); validate under --fs auto", ErrRelationMismatch, eq.Name(), f)
 	}
 	return nil
 }
+
+// ErrRelationMismatch: the plan's equality relation distinguishes names
+// the root's filesystem treats as one, so its conflict checks are void there.
+var ErrRelationMismatch = errors.New("apply: equality relation does not match the filesystem")
 
 func ref(step pathrule.Step) rejection.IntentRef {
 	return rejection.IntentRef{Index: step.Index(), Op: step.Op()}
@@ -216,12 +220,12 @@ func (p *Prepared) nextSlot() int { p.slots++; return p.slots }
 
 // baseNode is the node of a resolution's existing directory.
 func (p *Prepared) baseNode(res *fsroot.Resolved) *node {
-	key := "B\x00" + res.Base().Rel()
+	comps := res.Components()
+	rel := comps[:len(comps)-1-len(res.Create())]
+	key := "B\x00" + p.pathKey(rel)
 	if n, ok := p.nodes[key]; ok {
 		return n
 	}
-	comps := res.Components()
-	rel := comps[:len(comps)-1-len(res.Create())]
 	n := &node{d: res.Base(), rel: rel}
 	p.nodes[key] = n
 	return n
@@ -240,7 +244,7 @@ func (p *Prepared) pathKey(comps []string) string {
 // a mkdir action for each directory the host must create on the way.
 func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
 	n := p.baseNode(res)
-	key := "B\x00" + res.Base().Rel()
+	key := "B\x00" + p.pathKey(n.rel)
 	for _, c := range res.Create() {
 		key += "\x00" + p.eq.Key(c)
 		if child, ok := p.nodes[key]; ok {
