@@ -414,6 +414,21 @@ func TestStartFailedRedacted(t *testing.T) {
 	if !strings.Contains(res.Err.Error(), "no-such-extension") {
 		t.Fatalf("start error %q does not name the extension", res.Err)
 	}
+
+	// A missing working directory is reported without its path either.
+	s, err = child.NewSpec(child.Config{Path: selfPath(t), Dir: filepath.Join(dir, "gone"), Deadline: time.Second,
+		Grace: time.Second, StderrCap: 1, Stdout: child.StdoutPlan, Limits: plan.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = child.Run(context.Background(), s)
+	wantOutcome(t, res, child.OutcomeStartFailed)
+	if strings.Contains(res.Err.Error(), dir) || strings.Contains(res.Err.Error(), filepath.Dir(selfPath(t))) {
+		t.Fatalf("start error %q carries a host path", res.Err)
+	}
+	if !strings.Contains(res.Err.Error(), "working directory gone") {
+		t.Fatalf("start error %q does not name the missing working directory", res.Err)
+	}
 }
 
 func TestCanceled(t *testing.T) {

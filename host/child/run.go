@@ -87,6 +87,10 @@ func (s Spec) run(ctx context.Context) Result {
 	if err != nil {
 		p.closeHostEnds()
 		g.release(nil)
+		if st, serr := os.Stat(s.dir); s.dir != "" && (serr != nil || !st.IsDir()) {
+			// exec reports a failed chdir under the executable's name.
+			err = fmt.Errorf("working directory %s: %w", filepath.Base(s.dir), fs.ErrNotExist)
+		}
 		return Result{Outcome: OutcomeStartFailed, ExitStatus: -1, Err: s.redact(err)}
 	}
 
