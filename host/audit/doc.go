@@ -10,8 +10,11 @@
 // its sha256 and size; a fetch or clone URL with userinfo removed and any
 // query replaced by a marker; header names, never values, and the names of
 // the headers the host dropped. While it applies, "event" records under the
-// same correlation id (Log.Event): steps started, done and failed, the
-// address actually dialled at each redirect hop. Afterwards a distinct
+// same correlation id (Log.Event): what the executor did to each path
+// (Step: staged, deleted, placed, undone, ...; the spellings are host/apply's),
+// steps started, done and failed, and the address actually dialled at each
+// redirect hop (Log.Hops returns a recorder with host/remote's HopObserver
+// shape). Afterwards a distinct
 // "outcome" record (Log.Outcome): committed, rolled-back naming the intent
 // that triggered it and the rule, or rollback-failed. A plan refused before
 // apply is a "rejected" record (Log.Rejected) carrying the rules and intents.
