@@ -76,6 +76,9 @@ type Config struct {
 	// copies it.
 	Stdin []byte
 	// Deadline is the outer deadline, counted from spawn. Must be positive.
+	// For a tier-1 shim child it must exceed the shim's own module clock
+	// plus its start-up and exit, or the host's kill would pre-empt the
+	// shim's "module timed out" report.
 	Deadline time.Duration
 	// Grace bounds the cleanup after a kill (reaping the child, closing the
 	// pipes) and the wait for stderr's end once the child has exited and
