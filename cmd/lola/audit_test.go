@@ -48,7 +48,7 @@ func seedAuditLog(t *testing.T, home string) (committed, rolledBack audit.Correl
 	w := rejection.IntentRef{Index: 0, Op: schema.OpWrite}
 	f := rejection.IntentRef{Index: 1, Op: schema.OpFetch}
 	for _, err := range []error{
-		l.Event(committed, audit.StepStarted(w)), l.Event(committed, audit.StepDone(w)),
+		l.Event(committed, audit.StepStarted(w)), l.Event(committed, audit.Step(audit.EventPlaced, w, "skills/foo/SKILL.md")),
 		l.Outcome(committed, audit.Committed()),
 	} {
 		if err != nil {
@@ -82,6 +82,7 @@ func TestAuditShowPrintsEveryRecord(t *testing.T) {
 	for _, want := range []string{
 		"plan", committed.String(), rolledBack.String(), "claude-target@1.0.0 (wasm/tier1) caps=net.http",
 		"intent #0 write  skills/foo/SKILL.md sha256=", "intent #1 fetch  vendor/x.tgz url=https://example.org/x.tgz",
+		"placed intent #0 (write) skills/foo/SKILL.md",
 		"committed", "rolled-back intent #1 (fetch) rules=remote.bound", "rejected", "path.symlink: intent #0 (write)",
 	} {
 		if !strings.Contains(out, want) {

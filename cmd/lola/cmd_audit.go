@@ -212,6 +212,12 @@ func printEntry(w io.Writer, e audit.Entry) {
 	case e.Event != nil:
 		ev := e.Event
 		fmt.Fprintf(w, "  %s%s", ev.Kind, refText(ev.Intent))
+		if ev.Path != "" {
+			fmt.Fprintf(w, " %s", ev.Path)
+		}
+		for _, d := range ev.Unparsed {
+			fmt.Fprintf(w, " %s=<not logged: %d bytes, sha256 %s>", d.Field, d.Bytes, d.SHA256)
+		}
 		if ev.Kind == audit.EventHop {
 			fmt.Fprintf(w, " hop %d %s dialled %s", ev.Hop, ev.Host, ev.Dialled)
 		}
