@@ -22,7 +22,7 @@ type Invocation struct {
 	Args      []string      // after argv[0]: Subcommand, then Args.Argv()
 	Env       []string      // empty: the child needs and inherits nothing
 	Deadline  time.Duration // the outer deadline, Limits.OuterDeadline
-	StderrCap int64         // at least StderrBound, so the outcome line survives
+	StderrCap int           // at least StderrBound, so the outcome line survives
 }
 
 // NewInvocation builds the invocation of exe (the lola binary, re-executed)

@@ -1,0 +1,42 @@
+package shim
+
+import (
+	"context"
+
+	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/plan"
+)
+
+// ChildConfig is the host/child description of inv: the request on stdin,
+// the plan on stdout decoded under limits (the host's own bound, the one a
+// tier-2 extension also meets), the outer deadline, and a stderr cap that
+// keeps the shim's outcome line.
+func (inv Invocation) ChildConfig(req []byte, limits plan.Limits) child.Config {
+	return child.Config{
+		Path:      inv.Path,
+		Args:      append([]string(nil), inv.Args...),
+		Env:       append([]string{}, inv.Env...),
+		Stdin:     req,
+		Deadline:  inv.Deadline,
+		Grace:     child.DefaultGrace,
+		StderrCap: inv.StderrCap,
+		Stdout:    child.StdoutPlan,
+		Limits:    limits,
+	}
+}
+
+// RunModule runs one tier-1 module through host/child and reads the
+// shim's report from its stderr. The child.Result says how the process
+// ended (a plan received, a non-zero exit, a host kill); the Report says
+// which shim step or limit stopped the module. When the host killed the
+// child (outer deadline, stdout bound) there is no outcome line and the
+// error is ErrNoOutcome.
+func RunModule(ctx context.Context, inv Invocation, req []byte, limits plan.Limits) (child.Result, Report, error) {
+	spec, err := child.NewSpec(inv.ChildConfig(req, limits))
+	if err != nil {
+		return child.Result{}, Report{}, err
+	}
+	res := child.Run(ctx, spec)
+	rep, err := ParseReport(res.Diagnostics)
+	return res, rep, err
+}
