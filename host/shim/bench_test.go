@@ -109,4 +109,3 @@ func BenchmarkTiers(b *testing.B) {
 		}
 	})
 }
-
