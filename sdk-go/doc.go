@@ -41,18 +41,27 @@
 // # Guarantees
 //
 //   - The plan builder refuses, when the intent is added, what the host
-//     refuses lexically: absolute paths (path.absolute), ".." components
-//     (path.traversal), empty or "." components, backslashes and control
-//     characters (path.invalid), strings that are not UTF-8
-//     (plan.invalid-utf8), base64 content that does not decode
-//     (plan.encoding), fetch methods other than GET (remote.method), fetch
-//     URLs that are not https and clone URLs that are neither https nor ssh
-//     (remote.scheme), and URLs that do not parse or carry userinfo
-//     (remote.url). Each refusal is a *BuildError naming the rule by its
+//     refuses from one intent's text, with the host's rule: rooted or
+//     drive-qualified paths (path.absolute); ".." components
+//     (path.traversal); empty or "." components, control characters,
+//     backslashes, any of <>:"|?*, trailing dots or spaces and Windows
+//     device names such as CON or nul.txt, on every platform
+//     (path.invalid); strings that are not UTF-8 (plan.invalid-utf8);
+//     base64 content that is not strict standard base64 (plan.encoding);
+//     fetch methods other than exactly GET (remote.method); schemes other
+//     than https for fetch and https or ssh for clone, spelled in lower
+//     case (remote.scheme); URLs that are not printable ASCII, do not
+//     parse, are opaque, have no host or carry userinfo, ssh user names
+//     included (remote.url); and header names that are not tokens, appear
+//     twice in any case, or change framing (Host, Content-Length, ...), or
+//     values with control characters, or more than 64 headers
+//     (remote.header). Each refusal is a *BuildError naming the rule by its
 //     spelling in schema.Rule; errors.Is(err, lola.RuleError(rule)) matches
-//     it. This is a subset of the host's validation, for early feedback: the
-//     host stays authoritative, and whole-plan rules (conflicts, symlinks,
-//     capabilities, path grants, destinations) are checked only there.
+//     it. A test replays the host's shared plan vectors (schema/vectors)
+//     through the builder: every valid plan is accepted, every lexical
+//     invalid one refused with its rule. The host stays authoritative, and
+//     whole-plan rules (conflicts, symlinks, capabilities, path grants,
+//     bounds, destinations) are checked only there.
 //   - A Plan remembers its first refusal. If a handler ignores an error the
 //     builder returned, the run still fails with that error: a plan missing
 //     an intent the author asked for is never emitted.

@@ -47,8 +47,8 @@ func (p *Plan) WriteFile(path string, f File, opts ...WriteOption) error {
 	case "", schema.EncodingUTF8:
 		return p.Write(path, f.Content, opts...)
 	case schema.EncodingBase64:
-		if _, err := base64.StdEncoding.Strict().DecodeString(f.Content); err != nil {
-			return p.refuse(schema.OpWrite, "content", schema.RulePlanEncoding, "content is not valid base64")
+		if !checkBase64(f.Content) {
+			return p.refuse(schema.OpWrite, "content", schema.RulePlanEncoding, "content is not strict standard base64")
 		}
 		return p.write(&schema.Write{Path: path, Content: f.Content, Encoding: schema.EncodingBase64}, opts)
 	}
@@ -89,56 +89,67 @@ func (p *Plan) Rename(from, to string) error {
 }
 
 // FetchOption adjusts a fetch intent.
-type FetchOption func(*schema.Fetch)
+type FetchOption func(*fetchSpec)
 
-// Header adds a request header to a fetch. The host drops Authorization,
-// Cookie and Proxy-Authorization: credentials are the host's to attach.
-func Header(name, value string) FetchOption {
-	return func(f *schema.Fetch) {
-		if f.Headers == nil {
-			f.Headers = map[string]string{}
-		}
-		f.Headers[name] = value
-	}
+// fetchSpec is a fetch being built: headers in the order added (so a name
+// added twice is seen), and whether a method was given at all.
+type fetchSpec struct {
+	method    string
+	methodSet bool
+	headers   [][2]string
 }
 
-// Method sets a fetch's method. Only GET is valid (remote.method otherwise);
-// it exists so that code porting a request is refused here rather than at
-// the host.
-func Method(m string) FetchOption { return func(f *schema.Fetch) { f.Method = m } }
+// Header adds a request header to a fetch. Names are case-insensitive and
+// may appear once. The host drops Authorization, Cookie and
+// Proxy-Authorization (credentials are the host's to attach) and refuses
+// headers that change framing or routing (Host, Content-Length,
+// Transfer-Encoding, Connection, Upgrade, TE, Trailer, Keep-Alive,
+// Proxy-Connection, Expect).
+func Header(name, value string) FetchOption {
+	return func(f *fetchSpec) { f.headers = append(f.headers, [2]string{name, value}) }
+}
+
+// Method sets a fetch's method. Only "GET" is valid (remote.method
+// otherwise, "get" and "" included); it exists so that code porting a
+// request is refused here rather than at the host. GET is omitted from the
+// plan, where it is the default.
+func Method(m string) FetchOption { return func(f *fetchSpec) { f.method, f.methodSet = m, true } }
 
 // Fetch asks the host to GET url over https and write the body at dest. The
 // extension never sees the response; the host needs the net.http capability
 // granted.
 func (p *Plan) Fetch(url, dest string, opts ...FetchOption) error {
-	f := &schema.Fetch{URL: url, Dest: dest}
+	var spec fetchSpec
 	for _, o := range opts {
-		o(f)
+		o(&spec)
 	}
-	switch f.Method {
-	case "", "GET":
-		f.Method = "" // GET is the default; omitted for a canonical plan
-	default:
-		return p.refuse(schema.OpFetch, "method", schema.RuleRemoteMethod, "method "+quote(f.Method)+" is not GET; fetch carries GET and nothing else")
+	if spec.methodSet && spec.method != "GET" {
+		return p.refuse(schema.OpFetch, "method", schema.RuleRemoteMethod, "method "+quote(spec.method)+" is not GET; fetch carries GET and nothing else")
 	}
 	if rule, detail := checkURL(url, "https"); rule != schema.RuleUnknown {
 		return p.refuse(schema.OpFetch, "url", rule, detail)
 	}
-	for k, v := range f.Headers {
-		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return p.refuse(schema.OpFetch, "headers", schema.RulePlanInvalidUTF8, "header is not valid UTF-8")
-		}
+	if rule, detail := checkHeaders(spec.headers); rule != schema.RuleUnknown {
+		return p.refuse(schema.OpFetch, "headers", rule, detail)
 	}
 	if err := p.checkPath(schema.OpFetch, "dest", dest); err != nil {
 		return err
+	}
+	f := &schema.Fetch{URL: url, Dest: dest}
+	for _, h := range spec.headers {
+		if f.Headers == nil {
+			f.Headers = make(map[string]string, len(spec.headers))
+		}
+		f.Headers[h[0]] = h[1]
 	}
 	p.intents = append(p.intents, schema.Intent{Fetch: f})
 	return nil
 }
 
-// Clone asks the host to clone url (https or ssh://) into dest, at ref when
-// it is not empty, with the given history depth when it is positive (0 is
-// the full history). The host needs the net.git capability granted.
+// Clone asks the host to clone url (https or ssh://, without userinfo) into
+// dest, at ref when it is not empty, with the given history depth when it
+// is positive (0 is the full history; at most 2147483647). The host needs
+// the net.git capability granted.
 func (p *Plan) Clone(url, dest, ref string, depth int) error {
 	if rule, detail := checkURL(url, "https", "ssh"); rule != schema.RuleUnknown {
 		return p.refuse(schema.OpClone, "url", rule, detail)
@@ -146,8 +157,8 @@ func (p *Plan) Clone(url, dest, ref string, depth int) error {
 	if !utf8.ValidString(ref) {
 		return p.refuse(schema.OpClone, "ref", schema.RulePlanInvalidUTF8, "ref is not valid UTF-8")
 	}
-	if depth < 0 {
-		return p.refuse(schema.OpClone, "depth", schema.RulePlanMalformed, "depth is negative")
+	if depth < 0 || int64(depth) > maxDepth {
+		return p.refuse(schema.OpClone, "depth", schema.RulePlanMalformed, "depth outside 0..2147483647")
 	}
 	if err := p.checkPath(schema.OpClone, "dest", dest); err != nil {
 		return err
@@ -155,6 +166,11 @@ func (p *Plan) Clone(url, dest, ref string, depth int) error {
 	p.intents = append(p.intents, schema.Intent{Clone: &schema.Clone{URL: url, Dest: dest, Ref: ref, Depth: depth}})
 	return nil
 }
+
+const maxDepth = 1<<31 - 1
+
+// strictBase64 is standard base64 with padding and zero trailing bits.
+var strictBase64 = base64.StdEncoding.Strict()
 
 // Len is the number of intents added so far.
 func (p *Plan) Len() int { return len(p.intents) }

@@ -1,8 +1,6 @@
 package lola
 
 import (
-	"encoding/base64"
-
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -26,8 +24,8 @@ func Bytes(f File) ([]byte, error) {
 	case "", schema.EncodingUTF8:
 		return []byte(f.Content), nil
 	case schema.EncodingBase64:
-		b, err := base64.StdEncoding.Strict().DecodeString(f.Content)
-		if err != nil {
+		b, err := strictBase64.DecodeString(f.Content)
+		if err != nil || !checkBase64(f.Content) {
 			return nil, &BuildError{Rule: schema.RulePlanEncoding, Field: "content", Detail: "request file content is not valid base64"}
 		}
 		return b, nil
