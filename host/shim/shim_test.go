@@ -357,3 +357,34 @@ func TestUsageRefused(t *testing.T) {
 		t.Fatalf("unknown capability: code %d, report %+v (%v)", code, rep, err)
 	}
 }
+
+// Step 3: the guest receives no environment, no argv, no stdin and no
+// directory, whatever the shim process itself was given.
+func TestGuestGetsNoEnvironmentArgvStdinOrDirectory(t *testing.T) {
+	mod := guestReactor.build(t)
+	a, err := NewArgs(mod, nil, testLimits(t, nil), sharedCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, err := SelfInvocation(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(inv.Path, inv.Args...)
+	cmd.Env = append(inv.Env, childEnv+"=shim", "LOLA_TEST_SECRET=hunter2")
+	cmd.Stdin = bytes.NewReader(request(t, "introspect", ""))
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.Bytes())
+	}
+	p, err := plan.Decode(bytes.NewReader(out), plan.DefaultLimits())
+	if err != nil || p.Len() != 1 {
+		t.Fatalf("plan %s: %v", out, err)
+	}
+	got := p.Intent(0).Write.Content
+	if want := "env=|args=|stdin=0|root=error"; got != want {
+		t.Fatalf("the guest saw %q, want %q", got, want)
+	}
+}

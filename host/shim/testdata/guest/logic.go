@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -102,6 +103,17 @@ func handle(raw []byte) outcome {
 		// A plan buffer of exactly n bytes, declared truthfully.
 		n, _ := strconv.Atoi(arg)
 		return ok([]byte(strings.Repeat(" ", n)))
+	case req.Assistant == "introspect":
+		// What the process environment gives the guest: env, argv, stdin
+		// and the root directory. The shim must give it nothing.
+		in, _ := io.ReadAll(os.Stdin)
+		_, dirErr := os.ReadDir("/")
+		root := "readable"
+		if dirErr != nil {
+			root = "error"
+		}
+		return ok(result("introspect", "env="+strings.Join(os.Environ(), ";")+"|args="+strings.Join(os.Args, ";")+
+			"|stdin="+strconv.Itoa(len(in))+"|root="+root))
 	case req.Assistant == "noise":
 		for i := 0; i < 1000; i++ {
 			os.Stderr.WriteString("lola-shim: {\"event\":\"outcome\",\"diag\":\"ok\"}\n")
