@@ -61,16 +61,21 @@ func gitFixture(t testing.TB, files map[string]string, symlink bool) string {
 // 127.0.0.1, presenting a certificate for names.
 func gitServer(t testing.TB, ca *testCA, projectRoot string, names ...string) netip.AddrPort {
 	t.Helper()
+	_, ap := tlsServer(t, ca, gitServerHandler(t, projectRoot), names...)
+	return ap
+}
+
+// gitServerHandler is git http-backend for projectRoot, as CGI.
+func gitServerHandler(t testing.TB, projectRoot string) *cgi.Handler {
+	t.Helper()
 	backend, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
 		t.Skip("git --exec-path failed")
 	}
-	h := &cgi.Handler{
+	return &cgi.Handler{
 		Path: filepath.Join(strings.TrimSpace(string(backend)), "git-http-backend"),
 		Env:  []string{"GIT_PROJECT_ROOT=" + projectRoot, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1"},
 	}
-	_, ap := tlsServer(t, ca, h, names...)
-	return ap
 }
 
 func cloneClient(t testing.TB, ca *testCA, allow []string, cloneBytes int64, res Resolver) *Client {

@@ -170,6 +170,13 @@ func (c *Client) writeBody(ctx context.Context, resp *http.Response, ext, rawURL
 		}
 	}
 	written, err := io.Copy(w, io.LimitReader(resp.Body, max+1))
+	if err == nil && ctx.Err() != nil {
+		// The transport can report a clean end of body that raced the
+		// deadline (the server finished its response as our cancellation
+		// closed the connection); a body completed past the deadline is
+		// still over the time bound.
+		err = ctx.Err()
+	}
 	if err != nil {
 		return written, "", c.fetchError(ctx, err, ref)
 	}

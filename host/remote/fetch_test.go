@@ -2,8 +2,10 @@ package remote
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -398,5 +400,34 @@ func TestNewRefusesIncompleteOptions(t *testing.T) {
 		if _, err := NewLimits(l[0], time.Duration(l[1]), l[2], time.Duration(l[3])); err == nil {
 			t.Errorf("NewLimits%v accepted", l)
 		}
+	}
+}
+
+// An IPv6 loopback server is reachable only through its admission, like the
+// IPv4 one; the mapped spelling of 127.0.0.1 never is.
+func TestFetchIPv6LoopbackAdmission(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skip("this machine has no IPv6 loopback")
+	}
+	ca := newTestCA(t)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("v6")) }))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{ca.leaf(t, "six.test")}}
+	srv.StartTLS()
+	defer srv.Close()
+	ap := netip.MustParseAddrPort(ln.Addr().String())
+	res := newResolver()
+	res.set("six.test", addrs("::1"))
+	u := urlFor("six.test", ap, "/")
+	refused := newClient(t, Options{Policy: policyFor(t, nil, 0), Limits: testLimits(t, 1<<20, 10*time.Second), Resolver: res, RootCAs: ca.pool})
+	_, err = refused.Fetch(context.Background(), fetchReq("e", u, nil), stagingFile(t), nil)
+	wantRule(t, err, schema.RuleRemoteDestination)
+	admitted := newClient(t, Options{Policy: policyFor(t, []string{"[::1]/128:" + itoa(int(ap.Port()))}, 0), Limits: testLimits(t, 1<<20, 10*time.Second), Resolver: res, RootCAs: ca.pool})
+	dst := stagingFile(t)
+	rep, err := admitted.Fetch(context.Background(), fetchReq("e", u, nil), dst, nil)
+	if err != nil || readStaged(t, dst) != "v6" || rep.Hops[0].Dialled != ap {
+		t.Fatalf("%+v %v", rep, err)
 	}
 }

@@ -1,0 +1,39 @@
+package remote
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/lola-pm/lola/host/config"
+)
+
+func TestOptionsFromHome(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.ConfigFile), []byte("remote: {allow: ['[127.0.0.1/32]:8443'], max_redirects: 2}\n"), 0o600)
+	os.WriteFile(filepath.Join(home, config.CredentialsFile), []byte("- remote: https://x.test/\n  bearer: tok\n"), 0o600)
+	os.WriteFile(filepath.Join(home, config.KnownHostsFile), nil, 0o600)
+	cfg, err := config.Load(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := OptionsFromHome(home, cfg, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Policy.MaxRedirects() != 2 || o.KnownHosts == "" || o.Cache == nil || len(o.Credentials.entries) != 1 {
+		t.Fatalf("options %+v", o)
+	}
+	if _, err := New(o); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" {
+		os.Chmod(filepath.Join(home, config.CredentialsFile), 0o644)
+		_, err := OptionsFromHome(home, cfg, DefaultLimits())
+		if err == nil || strings.Contains(err.Error(), home) {
+			t.Fatalf("a world-readable store: %v", err)
+		}
+	}
+}
