@@ -1,0 +1,112 @@
+package apply
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// On a case-folding filesystem (foldFS over FUSE) the probe finds case
+// insensitivity, the relation it selects folds, and write README.md with
+// delete Readme.md is one path there: rejected. Under the byte relation
+// the same plan validates (two files on Linux), and applying it to the
+// folding root is refused because that relation misjudges the filesystem.
+func TestCaseFoldingFilesystem(t *testing.T) {
+	mnt := t.TempDir()
+	type result struct {
+		skip     string
+		findings fsroot.Findings
+		eq       pathrule.Equality
+		foldErr  error
+		bytesErr error
+		prepErr  error
+		err      error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var res result
+		defer func() { ch <- res }()
+		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
+		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+			res.skip = "unshare(CLONE_NEWNS) not permitted: " + err.Error()
+			return
+		}
+		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+			res.skip = "private mounts not permitted: " + err.Error()
+			return
+		}
+		unmount, skip := mountFoldFS(t, mnt)
+		if skip != "" {
+			res.skip = skip
+			return
+		}
+		defer unmount()
+		r, err := fsroot.Open(mnt)
+		if err != nil {
+			res.err = err
+			return
+		}
+		defer r.Close()
+		s, err := Begin(r, Options{})
+		if err != nil {
+			res.err = err
+			return
+		}
+		defer s.Close()
+		if res.findings, res.err = s.Probe(); res.err != nil {
+			return
+		}
+		res.eq = pathrule.ForFindings(pathrule.Findings{
+			CaseInsensitive:          res.findings.CaseInsensitive,
+			NormalizationInsensitive: res.findings.NormalizationInsensitive,
+			IgnoresIgnorable:         res.findings.IgnoresIgnorable,
+		})
+		p, err := plan.Decode(strings.NewReader(`{"protocol":1,"intents":[
+			{"op":"write","path":"README.md","content":"x"},
+			{"op":"delete","path":"Readme.md"}]}`), plan.DefaultLimits())
+		if err != nil {
+			res.err = err
+			return
+		}
+		_, res.foldErr = pathrule.Validate(p, res.eq)
+		var v *pathrule.Validated
+		v, res.bytesErr = pathrule.Validate(p, pathrule.Bytes)
+		if res.bytesErr == nil {
+			prep, err := s.Prepare(v, p)
+			if err == nil {
+				prep.Discard()
+			}
+			res.prepErr = err
+		}
+	}()
+	res := <-ch
+	if res.skip != "" {
+		t.Skip(res.skip)
+	}
+	must(t, res.err)
+	if !res.findings.CaseInsensitive || res.findings.NormalizationInsensitive {
+		t.Fatalf("probe on a case-folding filesystem: %+v", res.findings)
+	}
+	if res.eq.Key("README.md") != res.eq.Key("Readme.md") {
+		t.Fatalf("selected relation %s does not fold case", res.eq.Name())
+	}
+	if !errors.Is(res.foldErr, rejection.Rule(schema.RuleConflictSamePath)) {
+		t.Fatalf("under %s: %v; want %s", res.eq.Name(), res.foldErr, schema.RuleConflictSamePath)
+	}
+	if vs := rejection.All(res.foldErr); len(vs) != 1 || len(vs[0].Intents) != 2 {
+		t.Fatalf("rejection does not name both intents: %v", res.foldErr)
+	}
+	must(t, res.bytesErr)
+	if !errors.Is(res.prepErr, ErrRelationMismatch) {
+		t.Fatalf("byte relation on a folding root: %v; want ErrRelationMismatch", res.prepErr)
+	}
+}
