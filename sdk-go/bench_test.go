@@ -69,3 +69,13 @@ func BenchmarkTier2Run(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTier1Compile: wazero compiling the fixture module with no cache
+// (the cold cost the shim's compilation cache removes).
+func BenchmarkTier1Compile(b *testing.B) {
+	_, wasm := buildFixture(b)
+	mod := mustRead(b, wasm)
+	for b.Loop() {
+		newABIDriver(b, mod)
+	}
+}
