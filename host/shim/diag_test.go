@@ -134,6 +134,13 @@ func TestOuterDeadlineStrictlyExceedsInnerClocks(t *testing.T) {
 			t.Fatalf("outer %s vs inner %s", l.OuterDeadline(), inner)
 		}
 	}
+	l, err := DefaultLimits().WithOuterDeadline(30 * time.Second)
+	if err != nil || l.OuterDeadline() != 30*time.Second || l.Timeout() != 30*time.Second-StartupMargin-WriteMargin-l.CompileTimeout() {
+		t.Fatalf("WithOuterDeadline: %s, %v", l.OuterDeadline(), err)
+	}
+	if _, err := DefaultLimits().WithOuterDeadline(DefaultLimits().CompileTimeout()); err == nil {
+		t.Fatal("an outer deadline that leaves no module budget was accepted")
+	}
 	a, _ := NewArgs("/m.wasm", nil, DefaultLimits(), "")
 	inv, err := NewInvocation("/usr/bin/lola", a)
 	if err != nil {

@@ -32,10 +32,11 @@ func NewLimits(maxModule, maxRequest, maxPlan int64, memoryPages uint32, compile
 
 // DefaultLimits: a 32 MiB module, a 64 MiB request, the host's default plan
 // bound (so the shim's check and the host's short-circuit at the same
-// value), 256 MiB of linear memory, 20 s to compile and 10 s to run.
+// value), 256 MiB of linear memory, 10 s to compile and 10 s to run (an
+// outer deadline of 25 s).
 func DefaultLimits() Limits {
 	return Limits{maxModule: 32 << 20, maxRequest: 64 << 20, maxPlan: plan.DefaultLimits().MaxBytes(),
-		memoryPages: 4096, compileTimeout: 20 * time.Second, timeout: 10 * time.Second}
+		memoryPages: 4096, compileTimeout: 10 * time.Second, timeout: 10 * time.Second}
 }
 
 // MaxModule is the artifact size bound in bytes.
@@ -78,4 +79,22 @@ const (
 // clock fired.)
 func (l Limits) OuterDeadline() time.Duration {
 	return StartupMargin + l.compileTimeout + l.timeout + WriteMargin
+}
+
+// MinTimeout is the smallest module budget WithOuterDeadline leaves.
+const MinTimeout = 100 * time.Millisecond
+
+// WithOuterDeadline returns l with the module's Timeout set to what an
+// outer deadline of outer leaves after the margins and the compile budget,
+// so that the result's OuterDeadline() == outer (the form of a user's
+// --timeout, which is the outer deadline). It refuses an outer deadline
+// that would leave the module less than MinTimeout.
+func (l Limits) WithOuterDeadline(outer time.Duration) (Limits, error) {
+	t := outer - StartupMargin - l.compileTimeout - WriteMargin
+	if t < MinTimeout {
+		return Limits{}, fmt.Errorf("an outer deadline of %s leaves the module %s, less than %s (startup %s + compile %s + write %s come first)",
+			outer, t, MinTimeout, StartupMargin, l.compileTimeout, WriteMargin)
+	}
+	l.timeout = t
+	return l, nil
 }
