@@ -3,7 +3,6 @@ package apply
 import (
 	"encoding/binary"
 	"errors"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,7 +155,7 @@ func (f *foldFS) attr(b *le, ino uint64) {
 	b.u32(n.mode)
 	b.u32(nlink)
 	b.u32(0)
-	b.u32(0) // uid gid
+	b.u32(0)    // uid gid
 	b.u32(0)    // rdev
 	b.u32(4096) // blksize
 	b.u32(0)    // flags
@@ -358,4 +357,3 @@ func (f *foldFS) handle(op uint32, nodeid uint64, body []byte) (unix.Errno, []by
 	return unix.ENOSYS, nil
 }
 
-var _ = os.Getpid
