@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
 )
 
 // node is a directory an action happens in: one the plan's resolution
@@ -124,7 +126,13 @@ func (s *stage) locate(n *node, name, path string) (*fsroot.Dir, string, bool, e
 	}
 	rs := s.root.NewResolver()
 	s.resolvers = append(s.resolvers, rs)
-	return rs.Parent(relPath(path))
+	d, nm, ok, err := rs.Parent(relPath(path))
+	if errors.Is(err, rejection.Rule(schema.RulePathNotDirectory)) {
+		// A parent that is (again, or still) a file: the change under it
+		// cannot have happened, or was already undone.
+		return nil, "", false, nil
+	}
+	return d, nm, ok, err
 }
 
 type relPath string

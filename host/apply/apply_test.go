@@ -201,6 +201,7 @@ const atomicityPlan = `{"protocol":1,"intents":[
 	{"op":"rename","from":"mv.txt","to":"dst/mv.txt"},
 	{"op":"write","path":"repl.txt","content":"replacement","executable":true},
 	{"op":"delete","path":"file"},
+	{"op":"write","path":"file/inside.txt","content":"inside"},
 	{"op":"write","path":"last.txt","content":"last"}
 ]}`
 
