@@ -356,4 +356,3 @@ func (f *foldFS) handle(op uint32, nodeid uint64, body []byte) (unix.Errno, []by
 	}
 	return unix.ENOSYS, nil
 }
-
