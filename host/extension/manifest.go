@@ -1,0 +1,245 @@
+package extension
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/lola-pm/lola/host/capability"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/rejection"
+)
+
+// ManifestFile is the manifest's name, at the top of an extension directory.
+const ManifestFile = "lola-extension.yaml"
+
+// MaxManifestBytes bounds a manifest; a larger one is refused unread.
+const MaxManifestBytes = 64 << 10
+
+// MaxVersionBytes bounds the version string.
+const MaxVersionBytes = 64
+
+// namePattern is the extension name's vocabulary: it is a directory name
+// under $LOLA_HOME/extensions and a key in config.yaml, on every platform.
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+
+// ValidName reports whether s is a valid extension name.
+func ValidName(s string) bool { return namePattern.MatchString(s) }
+
+// Manifest is a decoded, validated lola-extension.yaml. Only ParseManifest
+// constructs one; it is immutable.
+type Manifest struct {
+	name      string
+	version   string
+	kind      Kind
+	artifacts map[Tier]pathrule.Path // at least one
+	caps      capability.Set
+	paths     capability.PathDeclaration
+}
+
+// Name is the extension's name (ValidName holds).
+func (m *Manifest) Name() string { return m.name }
+
+// Version is the extension's own version, as written.
+func (m *Manifest) Version() string { return m.version }
+
+// Kind is what the extension does.
+func (m *Manifest) Kind() Kind { return m.kind }
+
+// Artifact returns the declared artifact path of tier t, relative to the
+// extension directory, and whether one is declared.
+func (m *Manifest) Artifact(t Tier) (pathrule.Path, bool) {
+	p, ok := m.artifacts[t]
+	return p, ok
+}
+
+// Tiers lists the tiers with a declared artifact, tier 1 first.
+func (m *Manifest) Tiers() []Tier {
+	var out []Tier
+	for _, t := range Tiers() {
+		if _, ok := m.artifacts[t]; ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Capabilities is the granted set: exactly the declared atoms.
+func (m *Manifest) Capabilities() capability.Set { return m.caps }
+
+// Paths is the declared path grant; absent or empty declares no path.
+func (m *Manifest) Paths() capability.PathDeclaration { return m.paths }
+
+// The wire shape. Pointers tell an absent key from an empty one.
+type rawManifest struct {
+	Name         *string       `yaml:"name"`
+	Version      *string       `yaml:"version"`
+	Kind         *string       `yaml:"kind"`
+	Artifacts    *rawArtifacts `yaml:"artifacts"`
+	Capabilities []string      `yaml:"capabilities"`
+	Paths        []string      `yaml:"paths"`
+}
+
+type rawArtifacts struct {
+	Tier1 *string `yaml:"tier1"`
+	Tier2 *string `yaml:"tier2"`
+}
+
+// ParseManifest decodes and validates one manifest from r, reading at most
+// MaxManifestBytes. The format is templates/README.md's:
+//
+//	name: hello             # required; ^[a-z][a-z0-9-]{0,62}$
+//	version: 0.1.0          # required
+//	kind: target            # required; target | source | hook
+//	artifacts:              # required; at least one tier
+//	  tier1: dist/hello.wasm
+//	  tier2: dist/hello
+//	capabilities: []        # optional; net.http, net.git; absent = none
+//	paths: [hello/]         # optional; absent or empty = no path granted
+//
+// Every refusal is an error naming the key; an unknown capability is a
+// capability.unknown rejection and an invalid path (artifact or grant) a
+// path rule (errors.Is with rejection.Rule works through the wrapping). The
+// error never carries a host path: it names only what the manifest says.
+func ParseManifest(r io.Reader) (*Manifest, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxManifestBytes+1))
+	if err != nil {
+		return nil, errors.New("cannot read the manifest")
+	}
+	if len(b) > MaxManifestBytes {
+		return nil, fmt.Errorf("manifest exceeds %d bytes", MaxManifestBytes)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var raw rawManifest
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("manifest is empty")
+		}
+		return nil, yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("manifest holds more than one YAML document")
+	}
+	return validate(raw)
+}
+
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
+
+// yamlError rewrites yaml.v3's messages so an unknown key is named as a key,
+// not as a Go struct field.
+func yamlError(err error) error {
+	msg := err.Error()
+	if m := unknownField.FindAllStringSubmatch(msg, -1); m != nil {
+		parts := make([]string, len(m))
+		for i, sm := range m {
+			parts[i] = fmt.Sprintf("line %s: unknown key %q", sm[1], sm[2])
+		}
+		return errors.New(strings.Join(parts, "; "))
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	msg = strings.NewReplacer(
+		"into extension.rawManifest", "into a manifest (a mapping of keys)",
+		"into extension.rawArtifacts", "into artifacts (a mapping of tier1, tier2)",
+	).Replace(msg)
+	return errors.New(msg)
+}
+
+func validate(raw rawManifest) (*Manifest, error) {
+	m := &Manifest{artifacts: map[Tier]pathrule.Path{}}
+	switch {
+	case raw.Name == nil || *raw.Name == "":
+		return nil, errors.New("name: required")
+	case !ValidName(*raw.Name):
+		return nil, fmt.Errorf("name: %s is not ^[a-z][a-z0-9-]{0,62}$", quote(*raw.Name))
+	}
+	m.name = *raw.Name
+	if raw.Version == nil || *raw.Version == "" {
+		return nil, errors.New("version: required")
+	}
+	if err := checkVersion(*raw.Version); err != nil {
+		return nil, err
+	}
+	m.version = *raw.Version
+	if raw.Kind == nil {
+		return nil, errors.New("kind: required (target, source or hook)")
+	}
+	k, err := ParseKind(*raw.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("kind: %w", err)
+	}
+	m.kind = k
+	if raw.Artifacts != nil {
+		for _, a := range []struct {
+			tier Tier
+			s    *string
+		}{{Tier1, raw.Artifacts.Tier1}, {Tier2, raw.Artifacts.Tier2}} {
+			if a.s == nil {
+				continue
+			}
+			p, err := pathrule.Parse(*a.s)
+			if err != nil {
+				v := err.(*rejection.Violation)
+				return nil, fmt.Errorf("artifacts.%s: %s must be a path relative to the extension directory: %w",
+					a.tier, quote(*a.s), rejection.New(v.Rule, v.Detail))
+			}
+			m.artifacts[a.tier] = p
+		}
+	}
+	if len(m.artifacts) == 0 {
+		return nil, errors.New("artifacts: at least one tier is required (tier1, tier2)")
+	}
+	if _, ok := m.artifacts[Tier1]; ok && k == KindHook {
+		return nil, errors.New("artifacts.tier1: a hook runs as tier 2 only (it writes no plan); declare tier2")
+	}
+	caps, err := capability.Grant(raw.Capabilities)
+	if err != nil {
+		return nil, fmt.Errorf("capabilities: %w", err)
+	}
+	m.caps = caps
+	paths, err := capability.DeclarePaths(raw.Paths)
+	if err != nil {
+		return nil, err // already names "paths:"
+	}
+	m.paths = paths
+	return m, nil
+}
+
+// checkVersion accepts printable text without spaces, up to MaxVersionBytes:
+// it is recorded in the audit log and printed, so it must stay one token.
+func checkVersion(v string) error {
+	if len(v) > MaxVersionBytes {
+		return fmt.Errorf("version: longer than %d bytes", MaxVersionBytes)
+	}
+	if !utf8.ValidString(v) {
+		return errors.New("version: not valid UTF-8")
+	}
+	for _, r := range v {
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			return fmt.Errorf("version: %s holds a space or an unprintable character", quote(v))
+		}
+	}
+	return nil
+}
+
+// quote renders manifest text for a diagnostic: escaped and bounded.
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%q...", s[:cut])
+	}
+	return fmt.Sprintf("%q", s)
+}
