@@ -1,0 +1,199 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/capability"
+	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/host/remote"
+)
+
+// Proposer is who proposed a plan: what the audit log names and what the
+// plan is checked against.
+type Proposer struct {
+	Extension audit.Extension
+	Tier      audit.Tier
+	// Caps is the extension's granted capability set. Nil means the plan
+	// carries the user's own authority (a plan file given to `lola plan
+	// apply`), so no capability is required.
+	Caps *capability.Set
+	// Paths is the extension's effective path grant. Nil means no grant
+	// applies (a plan file); a non-nil empty grant refuses every path.
+	Paths *capability.PathGrant
+	// Layers are the confinement layers the extension ran under, for the log.
+	Layers []audit.Layer
+}
+
+// Options configures one Apply.
+type Options struct {
+	// FS is the path-equality relation: pathrule.Auto (probe the root) or
+	// a relation's name.
+	FS string
+	// DryRun checks everything and applies nothing.
+	DryRun bool
+	// Log is the audit log; required unless DryRun.
+	Log *audit.Log
+	// Remote performs fetch and clone; nil fails any plan holding one.
+	Remote *remote.Client
+	// Warn receives non-fatal problems (an audit event that could not be
+	// written after the pre-apply record was); nil discards them.
+	Warn func(string)
+}
+
+// Result is what one Apply did.
+type Result struct {
+	Outcome Outcome
+	// Err is the rejection set (OutcomeRejected), or the failure that
+	// triggered a rollback.
+	Err error
+	// Trigger names the intent whose failure rolled the plan back.
+	Trigger *rejection.IntentRef
+	// RollbackErr is why rollback failed (OutcomeRollbackFailed).
+	RollbackErr error
+	// Changes is the tree diff (OutcomeDryRun, and after a commit).
+	Changes []apply.Change
+	// Recovered reports what an interrupted earlier apply left, recovered
+	// before this one started.
+	Recovered apply.RecoveryReport
+	// Correlation is the audit correlation id ("" in a dry run).
+	Correlation audit.Correlation
+}
+
+// ErrRelationMismatch is returned (wrapped) when --fs names a relation that
+// distinguishes names the root's filesystem treats as one.
+var ErrRelationMismatch = apply.ErrRelationMismatch
+
+// Apply takes p through every check and, unless o.DryRun, applies it
+// atomically under rootDir. The error is for internal failures only; every
+// refusal is an OutcomeRejected result whose Err lists the violations.
+func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Options) (Result, error) {
+	if p == nil {
+		return Result{}, errors.New("pipeline: nil plan")
+	}
+	if !o.DryRun && o.Log == nil {
+		return Result{}, errors.New("pipeline: an audit log is required to apply")
+	}
+	warn := o.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	abs, err := filepath.Abs(rootDir)
+	if err != nil {
+		return Result{}, err
+	}
+	root, err := fsroot.Open(abs)
+	if err != nil {
+		return Result{}, fmt.Errorf("pipeline: the root cannot be opened: %w", err)
+	}
+	defer root.Close()
+
+	obs := &observer{log: o.Log, who: who, plan: p, root: audit.NewRootID(abs), warn: warn}
+	opts := apply.Options{Observer: obs}
+	if o.Remote != nil {
+		opts.Remote = &remoteAdapter{ctx: ctx, client: o.Remote, who: who, obs: obs}
+	}
+	s, err := apply.Begin(root, opts)
+	if err != nil {
+		var re *apply.RecoveryError
+		if errors.As(err, &re) {
+			logRecovery(o.Log, re.Report, err, warn)
+			return Result{Outcome: OutcomeRollbackFailed, Recovered: re.Report, RollbackErr: err}, nil
+		}
+		return Result{}, err
+	}
+	defer s.Close()
+	res := Result{Recovered: s.Recovered()}
+	if res.Recovered.Kind != apply.RecoveryNone {
+		logRecovery(o.Log, res.Recovered, nil, warn)
+	}
+
+	eq, err := Relation(s, o.FS)
+	if err != nil {
+		return res, err
+	}
+	reject := func(err error) (Result, error) {
+		res.Outcome, res.Err = OutcomeRejected, err
+		if o.Log != nil {
+			intents, _ := audit.IntentsFromPlan(p)
+			if _, lerr := o.Log.Rejected(audit.Rejection{Extension: who.Extension, Tier: who.Tier, Capabilities: capsOf(who), Err: err, Intents: intents}); lerr != nil {
+				warn("the rejection could not be logged: " + lerr.Error())
+			}
+		}
+		return res, nil
+	}
+
+	var set rejection.Set
+	if who.Caps != nil {
+		addAll(&set, who.Caps.Check(p))
+	}
+	v, verr := pathrule.Validate(p, eq)
+	if verr != nil && len(rejection.All(verr)) == 0 {
+		return res, verr
+	}
+	addAll(&set, verr)
+	if who.Paths != nil {
+		addAll(&set, who.Paths.Check(p))
+	}
+	if err := set.Err(); err != nil {
+		return reject(err)
+	}
+
+	prep, err := s.Prepare(v, p)
+	if err != nil {
+		if len(rejection.All(err)) > 0 {
+			return reject(err)
+		}
+		return res, err
+	}
+	if o.DryRun {
+		res.Outcome, res.Changes = OutcomeDryRun, prep.Changes()
+		return res, prep.Discard()
+	}
+	res.Changes = prep.Changes()
+	ar := s.Commit(prep)
+	res.Correlation = obs.corr
+	if ar.Trigger >= 0 {
+		res.Trigger = &rejection.IntentRef{Index: ar.Trigger, Op: ar.TriggerOp}
+	}
+	res.Err, res.RollbackErr = ar.Cause, ar.RollbackErr
+	switch ar.Outcome {
+	case apply.OutcomeCommitted:
+		res.Outcome = OutcomeCommitted
+	case apply.OutcomeRolledBack:
+		res.Outcome = OutcomeRolledBack
+	default:
+		res.Outcome = OutcomeRollbackFailed
+	}
+	return res, nil
+}
+
+func addAll(set *rejection.Set, err error) {
+	for _, v := range rejection.All(err) {
+		set.Add(v)
+	}
+}
+
+// Relation picks the path-equality relation for a session: the one named,
+// or for pathrule.Auto the one the root's probe findings call for.
+func Relation(s *apply.Session, name string) (pathrule.Equality, error) {
+	if name != "" && name != pathrule.Auto {
+		return pathrule.ParseEquality(name)
+	}
+	f, err := s.Probe()
+	if err != nil {
+		return nil, err
+	}
+	return pathrule.ForFindings(pathrule.Findings{
+		CaseInsensitive:          f.CaseInsensitive || f.CasefoldFlag,
+		NormalizationInsensitive: f.NormalizationInsensitive,
+		IgnoresIgnorable:         f.IgnoresIgnorable,
+	}), nil
+}

@@ -1,0 +1,21 @@
+// Package pipeline is one extension run, end to end: launch the extension
+// (tier 1 through the confined shim, tier 2 as a native child), then take
+// the plan it returned — or a plan file — through every host check and, on
+// success, through the atomic executor, with the audit log written at each
+// step.
+//
+// The checks run in a fixed order and all of them report: granted
+// capabilities (capability.missing), the path vocabulary and conflict rules
+// under the root's path-equality relation (path.*, conflict.*), the
+// extension's effective path grant (grant.outside), then descriptor-based
+// resolution beneath the root (path.symlink, path.cross-device, ...). A
+// plan that fails any is rejected whole and logged with its rules; nothing
+// is applied.
+//
+// Guarantees: nothing under the root changes unless Apply returns
+// OutcomeCommitted (or OutcomeRolledBack, after which the tree is pre-plan,
+// or OutcomeRollbackFailed, the loudest outcome); a dry run changes nothing
+// and writes no audit record; an applied plan has a pre-apply audit record
+// and an outcome record under one correlation id, with the address dialled
+// at every fetch and clone hop appended between them.
+package pipeline

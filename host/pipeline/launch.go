@@ -1,0 +1,131 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/capability"
+	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/shim"
+	"github.com/lola-pm/lola/schema"
+)
+
+// Launch is one extension to run.
+type Launch struct {
+	Name, Version string
+	// Tier is audit.TierWasm (Artifact is a .wasm module run through the
+	// shim) or audit.TierNative (Artifact is a native executable).
+	Tier audit.Tier
+	// Artifact is the module or executable, an absolute path.
+	Artifact string
+	Caps     capability.Set
+	// Timeout is a tier-2 extension's outer deadline (default
+	// child.DefaultDeadline). A tier-1 extension's outer deadline is the
+	// shim's, computed from its limits so that the shim's own clean
+	// timeout diagnostic always fires first; a larger Timeout raises it.
+	Timeout time.Duration
+	// Exe is the lola executable the shim re-executes (tier 1); empty
+	// means the running executable.
+	Exe string
+	// CacheDir is the shim's compilation cache; empty means none.
+	CacheDir string
+}
+
+// Launched is what an extension run produced.
+type Launched struct {
+	Child child.Result
+	// Shim is the tier-1 shim's structured report (nil for tier 2, or when
+	// the shim wrote none).
+	Shim *shim.Report
+}
+
+// Plan is the plan the extension returned, or nil.
+func (l Launched) Plan() *plan.Plan { return l.Child.Plan }
+
+// Stderr caps: a tier-1 shim's report must survive, a tier-2 child's
+// diagnostics are bounded like any.
+const nativeStderrCap = 64 << 10
+
+// nativeEnvKeys are the host variables a native extension inherits: what a
+// program needs to find tools and speak the locale, nothing that tends to
+// hold a credential.
+var nativeEnvKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"}
+
+func nativeEnv() []string {
+	env := []string{}
+	for _, k := range nativeEnvKeys {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// RunExtension runs l once on req and returns what it produced. It never
+// touches a root: the plan, if any, is for Apply. A tier-2 extension runs
+// in an empty scratch directory with only nativeEnvKeys of the host's
+// environment; a tier-1 module runs in the confined shim with none.
+func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, error) {
+	if !filepath.IsAbs(l.Artifact) {
+		return Launched{}, errors.New("pipeline: the artifact path must be absolute")
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Launched{}, err
+	}
+	cfg := child.Config{
+		Stdin:  body,
+		Grace:  child.DefaultGrace,
+		Stdout: child.StdoutPlan,
+		Limits: plan.DefaultLimits(),
+	}
+	switch l.Tier {
+	case audit.TierWasm:
+		args, err := shim.NewArgs(l.Artifact, l.Caps.List(), shim.DefaultLimits(), l.CacheDir)
+		if err != nil {
+			return Launched{}, err
+		}
+		var inv shim.Invocation
+		if l.Exe != "" {
+			inv, err = shim.NewInvocation(l.Exe, args)
+		} else {
+			inv, err = shim.SelfInvocation(args)
+		}
+		if err != nil {
+			return Launched{}, err
+		}
+		cfg.Path, cfg.Args, cfg.Env, cfg.StderrCap = inv.Path, inv.Args, inv.Env, inv.StderrCap
+		cfg.Deadline = max(inv.Deadline, l.Timeout)
+	case audit.TierNative:
+		work, err := os.MkdirTemp("", "lola-ext-")
+		if err != nil {
+			return Launched{}, errors.New("pipeline: cannot create a scratch directory")
+		}
+		defer os.RemoveAll(work)
+		cfg.Path, cfg.Env, cfg.Dir, cfg.StderrCap = l.Artifact, nativeEnv(), work, nativeStderrCap
+		cfg.Deadline = l.Timeout
+		if cfg.Deadline <= 0 {
+			cfg.Deadline = child.DefaultDeadline
+		}
+	default:
+		return Launched{}, fmt.Errorf("pipeline: tier %q does not return a plan", l.Tier)
+	}
+	spec, err := child.NewSpec(cfg)
+	if err != nil {
+		return Launched{}, err
+	}
+	out := Launched{Child: child.Run(ctx, spec)}
+	if l.Tier == audit.TierWasm {
+		if rep, err := shim.ParseReport(out.Child.Diagnostics); err == nil {
+			out.Shim = &rep
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,137 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// observer writes the executor's events to the audit log: the pre-apply
+// record (Begin, before the tree is touched), per-step events, and the
+// outcome, all under one correlation id that the journal also carries so a
+// crash recovery can log against it.
+type observer struct {
+	log  *audit.Log
+	who  Proposer
+	plan *plan.Plan
+	root audit.RootID
+	corr audit.Correlation
+	warn func(string)
+	ops  map[int]schema.Op
+}
+
+func (o *observer) Begin(intents []apply.ResolvedIntent) error {
+	o.ops = map[int]schema.Op{}
+	for _, in := range intents {
+		o.ops[in.Index] = in.Op
+	}
+	if o.log == nil {
+		return errors.New("no audit log")
+	}
+	recs, err := audit.IntentsFromPlan(o.plan)
+	if err != nil {
+		return err
+	}
+	// Log each intent's paths as the executor resolved them, and refuse to
+	// begin if the content it staged is not the content the plan carries.
+	for _, ri := range intents {
+		if ri.Index < 0 || ri.Index >= len(recs) {
+			return fmt.Errorf("executor reported intent #%d of a %d-intent plan", ri.Index, len(recs))
+		}
+		r, err := recs[ri.Index].WithResolvedPaths(ri.Paths...)
+		if err != nil {
+			return err
+		}
+		if ri.SHA256 != "" && ri.SHA256 != r.SHA256() {
+			return fmt.Errorf("intent #%d: staged content does not match the plan's", ri.Index)
+		}
+		recs[ri.Index] = r
+	}
+	o.corr, err = o.log.Begin(audit.PlanRecord{
+		Extension:    o.who.Extension,
+		Tier:         o.who.Tier,
+		Capabilities: capsOf(o.who),
+		Layers:       o.who.Layers,
+		Root:         o.root,
+		Intents:      recs,
+	})
+	return err
+}
+
+func capsOf(who Proposer) []schema.Capability {
+	if who.Caps == nil {
+		return nil
+	}
+	return who.Caps.List()
+}
+
+// Tag is the correlation id the journal records.
+func (o *observer) Tag() string { return o.corr.String() }
+
+func (o *observer) Event(e apply.Event) {
+	if o.corr.IsZero() {
+		return
+	}
+	ref := rejection.IntentRef{Index: e.Intent, Op: o.ops[e.Intent]}
+	if err := o.log.Event(o.corr, audit.Step(audit.EventKind(e.Kind), ref, e.Path)); err != nil {
+		o.warn("audit event not logged: " + err.Error())
+	}
+}
+
+func (o *observer) Outcome(r apply.Result) {
+	if o.corr.IsZero() {
+		return
+	}
+	ref := rejection.IntentRef{Index: r.Trigger, Op: r.TriggerOp}
+	var out audit.Outcome
+	switch {
+	case r.Outcome == apply.OutcomeCommitted:
+		out = audit.Committed()
+	case r.Outcome == apply.OutcomeRolledBack && r.Trigger >= 0:
+		out = audit.RolledBack(ref, r.Cause)
+	case r.Outcome == apply.OutcomeRolledBack:
+		out = audit.RolledBackUnattributed(r.Cause)
+	case r.Trigger >= 0:
+		out = audit.RollbackFailed(ref, errors.Join(r.Cause, r.RollbackErr))
+	default:
+		out = audit.RollbackFailedUnattributed(errors.Join(r.Cause, r.RollbackErr))
+	}
+	if err := o.log.Outcome(o.corr, out); err != nil {
+		o.warn("WARNING: the outcome could not be logged: " + err.Error())
+	}
+}
+
+// logRecovery records, against the interrupted apply's own correlation id,
+// how recovery left the tree.
+func logRecovery(log *audit.Log, rec apply.RecoveryReport, err error, warn func(string)) {
+	if log == nil || rec.Tag == "" {
+		return
+	}
+	corr, perr := audit.ParseCorrelation(rec.Tag)
+	if perr != nil {
+		return
+	}
+	var out audit.Outcome
+	switch rec.Kind {
+	case apply.RecoveryCompleted:
+		out = audit.Committed().Recovered()
+	case apply.RecoveryRolledBack, apply.RecoveryDiscarded:
+		out = audit.RecoveredRolledBack()
+	case apply.RecoveryFailed:
+		out = audit.RollbackFailedUnattributed(err).Recovered()
+	default:
+		return
+	}
+	if lerr := log.Event(corr, audit.RecoveryStarted()); lerr != nil {
+		warn("the recovery could not be logged: " + lerr.Error())
+		return
+	}
+	if lerr := log.Outcome(corr, out); lerr != nil {
+		warn("the recovery could not be logged: " + lerr.Error())
+	}
+}
