@@ -94,7 +94,7 @@ func (g *guestVariant) build(tb testing.TB) string {
 	g.once.Do(func() {
 		g.path = filepath.Join(guestRoot, g.name)
 		args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", g.path}
-		env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -buildvcs=false")
 		if g.goos == "wasip1" {
 			args = append(args, "-buildmode=c-shared")
 			env = append(env, "GOOS=wasip1", "GOARCH=wasm")
