@@ -110,3 +110,96 @@ func TestCaseFoldingFilesystem(t *testing.T) {
 		t.Fatalf("byte relation on a folding root: %v; want ErrRelationMismatch", res.prepErr)
 	}
 }
+
+// The executor on a case-folding filesystem: paths spelled differently
+// from the tree reach the existing entries, a write over a differently
+// cased file replaces it, and a delete excuses a write beneath it under
+// the folding relation.
+func TestApplyOnCaseFoldingFilesystem(t *testing.T) {
+	mnt := t.TempDir()
+	type result struct {
+		skip, tree string
+		res        Result
+		err        error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var out result
+		defer func() { ch <- out }()
+		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
+		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+			out.skip = "unshare(CLONE_NEWNS) not permitted: " + err.Error()
+			return
+		}
+		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+			out.skip = "private mounts not permitted: " + err.Error()
+			return
+		}
+		unmount, skip := mountFoldFS(t, mnt)
+		if skip != "" {
+			out.skip = skip
+			return
+		}
+		defer unmount()
+		tree(t, mnt, map[string]string{"skills/foo/SKILL.md": "old", "skills/old": "stale file"})
+		r, err := fsroot.Open(mnt)
+		if err != nil {
+			out.err = err
+			return
+		}
+		defer r.Close()
+		s, err := Begin(r, Options{})
+		if err != nil {
+			out.err = err
+			return
+		}
+		defer s.Close()
+		fnd, err := s.Probe()
+		if err != nil {
+			out.err = err
+			return
+		}
+		eq := pathrule.ForFindings(pathrule.Findings{CaseInsensitive: fnd.CaseInsensitive, NormalizationInsensitive: fnd.NormalizationInsensitive})
+		p, err := plan.Decode(strings.NewReader(`{"protocol":1,"intents":[
+			{"op":"write","path":"Skills/FOO/skill.md","content":"new"},
+			{"op":"delete","path":"SKILLS/Old"},
+			{"op":"write","path":"skills/old/inside.md","content":"inside"},
+			{"op":"write","path":"Skills/bar/x.md","content":"x"}]}`), plan.DefaultLimits())
+		if err != nil {
+			out.err = err
+			return
+		}
+		v, err := pathrule.Validate(p, eq)
+		if err != nil {
+			out.err = err
+			return
+		}
+		prep, err := s.Prepare(v, p)
+		if err != nil {
+			out.err = err
+			return
+		}
+		out.res = s.Commit(prep)
+		out.tree = snapshot(t, mnt)
+	}()
+	out := <-ch
+	if out.skip != "" {
+		t.Skip(out.skip)
+	}
+	must(t, out.err)
+	if out.res.Outcome != OutcomeCommitted {
+		t.Fatalf("%+v", out.res)
+	}
+	want := strings.Join([]string{
+		"skills drwxr-xr-x",
+		"skills/bar drwxr-xr-x",
+		`skills/bar/x.md -rw-r--r-- "x"`,
+		"skills/foo drwxr-xr-x",
+		`skills/foo/skill.md -rw-r--r-- "new"`,
+		"skills/old drwxr-xr-x",
+		`skills/old/inside.md -rw-r--r-- "inside"`,
+	}, "\n")
+	if out.tree != want {
+		t.Fatal(diffLines(want, out.tree))
+	}
+}

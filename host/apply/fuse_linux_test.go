@@ -64,6 +64,8 @@ const (
 	fuseInterrupt   = 36
 	fuseDestroy     = 38
 	fuseBatchForget = 42
+	fuseRename      = 12
+	fuseRename2     = 45
 	inHeaderSize    = 40
 )
 
@@ -291,6 +293,36 @@ func (f *foldFS) handle(op uint32, nodeid uint64, body []byte) (unix.Errno, []by
 			return unix.EISDIR, nil
 		}
 		delete(p.children, key)
+		return 0, nil
+	case fuseRename, fuseRename2:
+		newdir, flags, names := u64(0), uint32(0), body[8:]
+		if op == fuseRename2 {
+			flags, names = u32(8), body[16:]
+		}
+		oldName := cstr(names)
+		newName := cstr(names[len(oldName)+1:])
+		src, dst := f.nodes[nodeid], f.nodes[newdir]
+		if src == nil || dst == nil || src.children == nil || dst.children == nil {
+			return unix.ENOTDIR, nil
+		}
+		c, ok := src.children[fold(oldName)]
+		if !ok {
+			return unix.ENOENT, nil
+		}
+		existing, exists := dst.children[fold(newName)]
+		switch {
+		case flags&unix.RENAME_EXCHANGE != 0:
+			if !exists {
+				return unix.ENOENT, nil
+			}
+			src.children[fold(oldName)] = fchild{name: c.name, ino: existing.ino}
+			dst.children[fold(newName)] = fchild{name: existing.name, ino: c.ino}
+			return 0, nil
+		case exists && existing.ino != c.ino && flags&unix.RENAME_NOREPLACE != 0:
+			return unix.EEXIST, nil
+		}
+		delete(src.children, fold(oldName))
+		dst.children[fold(newName)] = fchild{name: newName, ino: c.ino}
 		return 0, nil
 	case fuseOpen, fuseOpendir:
 		return 0, openOut(nodeid)
