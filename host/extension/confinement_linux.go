@@ -60,3 +60,4 @@ func seccompFilterSupported() bool {
 	err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, 0, 0, 0)
 	return errors.Is(err, unix.EFAULT)
 }
+

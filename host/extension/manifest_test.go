@@ -88,7 +88,7 @@ func TestParseManifestRefusesHostileManifests(t *testing.T) {
 	const base = "name: x\nversion: 1\nkind: target\nartifacts:\n  tier1: a.wasm\n"
 	cases := []struct {
 		name, doc, want string
-		rule        schema.Rule
+		rule            schema.Rule
 	}{
 		{"unknown top-level key", base + "permissions: [all]\n", `line 6: unknown key "permissions"`, 0},
 		{"unknown artifacts key", "name: x\nversion: 1\nkind: target\nartifacts:\n  tier3: a\n", `unknown key "tier3"`, 0},
