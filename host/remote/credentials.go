@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -137,6 +138,9 @@ func ParseCredentials(b []byte) (*Credentials, error) {
 		case "ssh":
 			if cr.identity == "" {
 				return nil, fmt.Errorf("credentials: entry %d: ssh remotes take an identity file", i)
+			}
+			if !filepath.IsAbs(cr.identity) {
+				return nil, fmt.Errorf("credentials: entry %d: identity must be an absolute path", i)
 			}
 		}
 		c.entries = append(c.entries, credEntry{key: k, cred: cr})

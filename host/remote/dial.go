@@ -16,8 +16,13 @@ import (
 
 // HopObserver is told the address actually dialled at each hop of a fetch or
 // clone, once resolution and pinning have run, so the audit log can append
-// it under the plan's correlation id. n counts from 0 (the URL the intent
-// named); u carries no userinfo. A nil HopObserver is allowed.
+// it under the plan's correlation id. For a fetch a hop is one request of
+// the redirect chain, n counting from 0 (the URL the intent named); for a
+// clone it is each request go-git makes (reference discovery, pack, and any
+// redirect between) or the one ssh connection. u carries no userinfo and no
+// credential. A hop is reported whenever a connection was made, even if the
+// TLS handshake or the request then failed. Calls are sequential per
+// operation. A nil HopObserver is allowed.
 type HopObserver interface {
 	Hop(n int, u *url.URL, dialled netip.AddrPort)
 }

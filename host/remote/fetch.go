@@ -239,8 +239,12 @@ func (c *Client) pinnedTransport(dests []Destination, host string, dialled *dial
 			RootCAs:    c.o.RootCAs,
 			MinVersion: tls.VersionTLS12,
 		},
-		ForceAttemptHTTP2:      true,
-		DisableKeepAlives:      true,
+		ForceAttemptHTTP2: true,
+		DisableKeepAlives: true,
+		// The bytes written to dest are the bytes the server sent: no
+		// transparent decompression, so the byte bound is on the wire and
+		// on disk alike.
+		DisableCompression:     true,
 		TLSHandshakeTimeout:    30 * time.Second,
 		MaxResponseHeaderBytes: 1 << 20,
 	}

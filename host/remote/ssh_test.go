@@ -250,3 +250,50 @@ func TestSSHCloneWithKnownHost(t *testing.T) {
 		t.Fatalf("the stored identity was not used: %v", attempts)
 	}
 }
+
+// An ssh server that accepts the connection and never speaks is abandoned at
+// the clone's deadline; one that sends more than the byte bound is cut off.
+func TestSSHBounds(t *testing.T) {
+	if _, err := exec.LookPath("git-upload-pack"); err != nil {
+		t.Skip("the system git-upload-pack is needed for the ssh fixture")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close() // held open, silent, until the test ends
+		}
+	}()
+	silent := netip.MustParseAddrPort(ln.Addr().String())
+	res := newResolver()
+	res.set("git.test", addrs("127.0.0.1"))
+	kh := writeKnownHosts(t, "")
+	l, _ := NewLimits(1<<20, time.Second, 1<<20, 300*time.Millisecond)
+	c := newClient(t, Options{Policy: policyFor(t, []string{admit(silent)}, 0), Limits: l, Resolver: res, KnownHosts: kh})
+	_, err = c.Clone(context.Background(), CloneRequest{Extension: "e", Intent: cloneRef,
+		Clone: schema.Clone{URL: "ssh://git.test:" + itoa(int(silent.Port())) + "/repo.git", Dest: "vendor/r"}}, filepath.Join(t.TempDir(), "s"), nil)
+	wantRule(t, err, schema.RuleRemoteBound)
+
+	projectRoot := gitFixture(t, map[string]string{"big.bin": strings.Repeat("0123456789abcdef", 64<<10)}, false)
+	srv := newSSHGitServer(t, projectRoot)
+	port := itoa(int(srv.addr.Port()))
+	pub, creds := sshClientFixture(t, "ssh://git@git.test:"+port+"/")
+	srv.accept(pub)
+	kh = writeKnownHosts(t, knownhosts.Line([]string{knownhosts.Normalize(net.JoinHostPort("git.test", port))}, srv.hostKey))
+	l, _ = NewLimits(1<<20, time.Second, 64<<10, 20*time.Second)
+	c = newClient(t, Options{Policy: policyFor(t, []string{admit(srv.addr)}, 0), Limits: l, Resolver: res, Credentials: creds, KnownHosts: kh})
+	dir := filepath.Join(t.TempDir(), "s")
+	_, err = c.Clone(context.Background(), CloneRequest{Extension: "e", Intent: cloneRef,
+		Clone: schema.Clone{URL: "ssh://git.test:" + port + "/repo.git", Dest: "vendor/r"}}, dir, nil)
+	wantRule(t, err, schema.RuleRemoteBound)
+	if _, err := os.Lstat(dir); err == nil {
+		t.Fatal("a bounded clone left its directory behind")
+	}
+}
