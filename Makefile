@@ -3,12 +3,12 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
-GO_MODULES := schema host sdk-go cmd conformance
+GO_MODULES := schema host sdk-go cmd conformance examples/claude-code
 CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
 FUZZTIME ?= 10s
 BIN := bin
 
-.PHONY: all setup build test unit vet cross fuzz bench demo lint clean
+.PHONY: all setup build test unit vet interop cross fuzz bench demo lint clean
 
 all: build
 
@@ -20,10 +20,17 @@ setup:
 build: setup
 	@mkdir -p $(BIN)
 	cd cmd && $(GO) build -trimpath -o ../$(BIN)/lola ./lola
+	@./scripts/build-examples.sh $(BIN)/lola
 
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
-test: setup vet unit cross fuzz
+test: setup vet unit interop cross fuzz
 	@echo "make test: all checks passed"
+
+## interop: the Go SDK's extism build under Extism's own host (its own
+## module, outside go.work, because Extism's go-sdk pins an older wazero).
+interop:
+	@echo "== go test interop/extism"
+	cd interop/extism && GOWORK=off $(GO) test -count=1 ./...
 
 vet:
 	@for m in $(GO_MODULES); do echo "== go vet $$m"; (cd $$m && $(GO) vet ./...); done
