@@ -65,6 +65,20 @@ func (c *Config) ExtensionNames() []string {
 	return out
 }
 
+// NewRemote builds a remote policy section in code (tests, embedders) with
+// the same validation the file gets: maxRedirects must be positive.
+func NewRemote(allow []Admission, maxRedirects int) (Remote, error) {
+	if maxRedirects <= 0 {
+		return Remote{}, fmt.Errorf("remote.max_redirects must be positive, got %d", maxRedirects)
+	}
+	for _, a := range allow {
+		if !a.prefix.IsValid() {
+			return Remote{}, errors.New("remote.allow: an admission not built by ParseAdmission")
+		}
+	}
+	return Remote{allow: append([]Admission(nil), allow...), maxRedirects: maxRedirects}, nil
+}
+
 // Allow returns a copy of the re-admitted destinations, in file order.
 func (r Remote) Allow() []Admission { return append([]Admission(nil), r.allow...) }
 

@@ -158,3 +158,17 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("error carries the host path: %v", err)
 	}
 }
+
+func TestNewRemote(t *testing.T) {
+	a, _ := ParseAdmission("[127.0.0.1/32]:8443")
+	r, err := NewRemote([]Admission{a}, 2)
+	if err != nil || r.MaxRedirects() != 2 || len(r.Allow()) != 1 || r.Allow()[0] != a {
+		t.Fatalf("%+v %v", r, err)
+	}
+	if _, err := NewRemote(nil, 0); err == nil {
+		t.Error("zero max_redirects accepted")
+	}
+	if _, err := NewRemote([]Admission{{}}, 1); err == nil {
+		t.Error("a zero Admission accepted")
+	}
+}

@@ -63,8 +63,15 @@ func TestCacheNeverCrossesExtensionIdentities(t *testing.T) {
 	if rep, body := fetch("ext-b"); !rep.FromCache || body != "bytes for ext-b" {
 		t.Fatalf("B's revalidation: %+v %q", rep, body)
 	}
+	// The same URL spelled with an upper-case scheme and a fragment is the
+	// same entry.
+	dst := stagingFile(t)
+	rep, err := c.Fetch(context.Background(), fetchReq("ext-a", "HTTPS"+strings.TrimPrefix(u, "https")+"#frag", map[string]string{"X-Who": "ext-a"}), dst, nil)
+	if err != nil || !rep.FromCache || readStaged(t, dst) != "bytes for ext-a" {
+		t.Fatalf("respelled URL: %+v %v", rep, err)
+	}
 	mu.Lock()
-	want := []string{"", "", `"ext-a-v1"`, `"ext-b-v1"`}
+	want := []string{"", "", `"ext-a-v1"`, `"ext-b-v1"`, `"ext-a-v1"`}
 	if strings.Join(conditional, ",") != strings.Join(want, ",") {
 		t.Fatalf("conditional headers sent = %q, want %q", conditional, want)
 	}

@@ -80,9 +80,12 @@ func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs 
 	ctx, cancel := context.WithTimeout(ctx, c.o.Limits.FetchTimeout())
 	defer cancel()
 
+	// The cache key is the URL the intent named, as parsed (scheme
+	// lower-cased, fragment dropped), whatever the redirect chain does.
+	cacheKey := u.String()
 	var cached *cacheEntry
 	if c.o.Cache != nil {
-		cached = c.o.Cache.lookup(req.Extension, u.String(), c.o.Limits.FetchBytes())
+		cached = c.o.Cache.lookup(req.Extension, cacheKey, c.o.Limits.FetchBytes())
 	}
 	var rep FetchReport
 	for n := 0; ; n++ {
@@ -142,7 +145,7 @@ func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs 
 			drainAndClose(resp.Body)
 			return rep, &StatusError{Intent: ref, Status: resp.StatusCode}
 		}
-		written, sum, err := c.writeBody(ctx, resp, req.Extension, req.Fetch.URL, dst, ref)
+		written, sum, err := c.writeBody(ctx, resp, req.Extension, cacheKey, dst, ref)
 		if err != nil {
 			return rep, err
 		}
