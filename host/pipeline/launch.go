@@ -26,16 +26,21 @@ type Launch struct {
 	// Artifact is the module or executable, an absolute path.
 	Artifact string
 	Caps     capability.Set
-	// Timeout is a tier-2 extension's outer deadline (default
-	// child.DefaultDeadline). A tier-1 extension's outer deadline is the
-	// shim's, computed from its limits so that the shim's own clean
-	// timeout diagnostic always fires first; a larger Timeout raises it.
+	// Timeout is the outer deadline from spawn. Zero means the default:
+	// child.DefaultDeadline for tier 2; for tier 1 the shim's own, computed
+	// from its limits so that the shim's clean timeout diagnostic always
+	// fires first. A tier-1 Timeout is split the same way
+	// (shim.Limits.WithOuterDeadline) and must leave the module at least
+	// shim.MinTimeout.
 	Timeout time.Duration
 	// Exe is the lola executable the shim re-executes (tier 1); empty
 	// means the running executable.
 	Exe string
 	// CacheDir is the shim's compilation cache; empty means none.
 	CacheDir string
+	// ExtraEnv is appended to the child's environment: for tests only
+	// (e.g. the switch that makes a test binary act as lola).
+	ExtraEnv []string
 }
 
 // Launched is what an extension run produced.
@@ -80,52 +85,66 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 	if err != nil {
 		return Launched{}, err
 	}
-	cfg := child.Config{
-		Stdin:  body,
-		Grace:  child.DefaultGrace,
-		Stdout: child.StdoutPlan,
-		Limits: plan.DefaultLimits(),
-	}
 	switch l.Tier {
 	case audit.TierWasm:
-		args, err := shim.NewArgs(l.Artifact, l.Caps.List(), shim.DefaultLimits(), l.CacheDir)
-		if err != nil {
-			return Launched{}, err
-		}
-		var inv shim.Invocation
-		if l.Exe != "" {
-			inv, err = shim.NewInvocation(l.Exe, args)
-		} else {
-			inv, err = shim.SelfInvocation(args)
-		}
-		if err != nil {
-			return Launched{}, err
-		}
-		cfg.Path, cfg.Args, cfg.Env, cfg.StderrCap = inv.Path, inv.Args, inv.Env, inv.StderrCap
-		cfg.Deadline = max(inv.Deadline, l.Timeout)
+		return runModule(ctx, l, body)
 	case audit.TierNative:
-		work, err := os.MkdirTemp("", "lola-ext-")
-		if err != nil {
-			return Launched{}, errors.New("pipeline: cannot create a scratch directory")
-		}
-		defer os.RemoveAll(work)
-		cfg.Path, cfg.Env, cfg.Dir, cfg.StderrCap = l.Artifact, nativeEnv(), work, nativeStderrCap
-		cfg.Deadline = l.Timeout
-		if cfg.Deadline <= 0 {
-			cfg.Deadline = child.DefaultDeadline
-		}
-	default:
-		return Launched{}, fmt.Errorf("pipeline: tier %q does not return a plan", l.Tier)
+		return runNative(ctx, l, body)
 	}
-	spec, err := child.NewSpec(cfg)
+	return Launched{}, fmt.Errorf("pipeline: tier %q does not return a plan", l.Tier)
+}
+
+// runModule runs a tier-1 module through the shim. A Timeout raises the
+// outer deadline and gives the module the rest of it as its own clock.
+func runModule(ctx context.Context, l Launch, body []byte) (Launched, error) {
+	limits := shim.DefaultLimits()
+	if l.Timeout > 0 {
+		var err error
+		if limits, err = limits.WithOuterDeadline(l.Timeout); err != nil {
+			return Launched{}, err
+		}
+	}
+	args, err := shim.NewArgs(l.Artifact, l.Caps.List(), limits, l.CacheDir)
 	if err != nil {
 		return Launched{}, err
 	}
-	out := Launched{Child: child.Run(ctx, spec)}
-	if l.Tier == audit.TierWasm {
-		if rep, err := shim.ParseReport(out.Child.Diagnostics); err == nil {
-			out.Shim = &rep
-		}
+	var inv shim.Invocation
+	if l.Exe != "" {
+		inv, err = shim.NewInvocation(l.Exe, args)
+	} else {
+		inv, err = shim.SelfInvocation(args)
+	}
+	if err != nil {
+		return Launched{}, err
+	}
+	inv.Env = append(inv.Env, l.ExtraEnv...)
+	res, rep, err := shim.RunModule(ctx, inv, body, plan.DefaultLimits())
+	out := Launched{Child: res}
+	if err == nil {
+		out.Shim = &rep
 	}
 	return out, nil
+}
+
+// runNative runs a tier-2 executable in an empty scratch directory with
+// only nativeEnvKeys of the host's environment.
+func runNative(ctx context.Context, l Launch, body []byte) (Launched, error) {
+	work, err := os.MkdirTemp("", "lola-ext-")
+	if err != nil {
+		return Launched{}, errors.New("pipeline: cannot create a scratch directory")
+	}
+	defer os.RemoveAll(work)
+	deadline := l.Timeout
+	if deadline <= 0 {
+		deadline = child.DefaultDeadline
+	}
+	spec, err := child.NewSpec(child.Config{
+		Path: l.Artifact, Env: append(nativeEnv(), l.ExtraEnv...), Dir: work, Stdin: body,
+		Deadline: deadline, Grace: child.DefaultGrace, StderrCap: nativeStderrCap,
+		Stdout: child.StdoutPlan, Limits: plan.DefaultLimits(),
+	})
+	if err != nil {
+		return Launched{}, err
+	}
+	return Launched{Child: child.Run(ctx, spec)}, nil
 }
