@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,27 @@ func BenchmarkFetch(b *testing.B) {
 		dst.Truncate(0)
 		dst.Seek(0, 0)
 		if _, err := c.Fetch(context.Background(), fetchReq("e", u, nil), dst, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCloneHTTPS measures one depth-1 clone of a small repository from
+// git http-backend over pinned TLS on loopback (the CGI backend's own cost
+// included).
+func BenchmarkCloneHTTPS(b *testing.B) {
+	ca := newTestCA(b)
+	srv := gitFixture(b, map[string]string{"skills/foo/SKILL.md": "# foo\n"}, false)
+	ap := gitServer(b, ca, srv, "git.test")
+	res := newResolver()
+	res.set("git.test", addrs("127.0.0.1"))
+	c := cloneClient(b, ca, []string{admit(ap)}, 64<<20, res)
+	u := urlFor("git.test", ap, "/repo.git")
+	parent := b.TempDir()
+	i := 0
+	for b.Loop() {
+		i++
+		if _, err := c.Clone(context.Background(), cloneReq(u, "main", 1), filepath.Join(parent, itoa(i)), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

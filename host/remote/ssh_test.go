@@ -2,7 +2,9 @@ package remote
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/pem"
@@ -71,6 +73,12 @@ func newSSHGitServer(t *testing.T, projectRoot string) *sshGitServer {
 			return nil, errDenied
 		},
 	}
+	// A second host key of another type, as real servers hold: the client
+	// must ask for the type known_hosts vouches for, not refuse the server
+	// because it prefers the other.
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ecSigner, _ := ssh.NewSignerFromKey(ecKey)
+	cfg.AddHostKey(ecSigner)
 	cfg.AddHostKey(hostSigner)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -2,6 +2,8 @@ package remote
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -189,7 +191,7 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 	if strings.ContainsAny(u.ep.Path, "\x00\r\n") || u.ep.Path == "" {
 		return s.fail(rejection.New(schema.RuleRemoteURL, "ssh repository path is not valid"))
 	}
-	hostKey, err := c.hostKeyCallback(s)
+	hostKey, algos, err := c.hostKeyCallback(s, net.JoinHostPort(u.ep.Host, strconv.Itoa(port)))
 	if err != nil {
 		return err
 	}
@@ -236,10 +238,11 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 		}))
 	}
 	cfg := &ssh.ClientConfig{
-		User:            user,
-		Auth:            auths,
-		HostKeyCallback: hostKey,
-		Timeout:         30 * time.Second,
+		User:              user,
+		Auth:              auths,
+		HostKeyCallback:   hostKey,
+		HostKeyAlgorithms: algos,
+		Timeout:           30 * time.Second,
 	}
 	// The address string handed to the handshake is the name as the URL
 	// spelled it: known_hosts is consulted for the name, never the IP.
@@ -278,16 +281,19 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 
 // hostKeyCallback verifies against Options.KnownHosts under the host name and
 // port. An unknown host and a changed key are both remote.transport-auth,
-// recorded in the session before the handshake returns.
-func (c *Client) hostKeyCallback(s *cloneSession) (ssh.HostKeyCallback, error) {
+// recorded in the session before the handshake returns. It also returns the
+// host key algorithms of the keys known for the host, so the handshake asks
+// the server for a key known_hosts can vouch for rather than refusing a
+// server that also holds another key type.
+func (c *Client) hostKeyCallback(s *cloneSession, hostport string) (ssh.HostKeyCallback, []string, error) {
 	if c.o.KnownHosts == "" {
-		return nil, s.fail(rejection.New(schema.RuleRemoteTransportAuth, "no known_hosts file is configured to verify ssh host keys"))
+		return nil, nil, s.fail(rejection.New(schema.RuleRemoteTransportAuth, "no known_hosts file is configured to verify ssh host keys"))
 	}
 	kh, err := knownhosts.New(c.o.KnownHosts)
 	if err != nil {
-		return nil, s.fail(rejection.New(schema.RuleRemoteTransportAuth, "the known_hosts file cannot be read"))
+		return nil, nil, s.fail(rejection.New(schema.RuleRemoteTransportAuth, "the known_hosts file cannot be read"))
 	}
-	return func(hostname string, remote net.Addr, key ssh.PublicKey) error {
+	cb := func(hostname string, remote net.Addr, key ssh.PublicKey) error {
 		err := kh(hostname, remote, key)
 		if err == nil {
 			return nil
@@ -300,8 +306,57 @@ func (c *Client) hostKeyCallback(s *cloneSession) (ssh.HostKeyCallback, error) {
 			return s.fail(rejection.New(schema.RuleRemoteTransportAuth, "the ssh host key of "+redactHost(hostname)+" does not match known_hosts"))
 		}
 		return s.fail(rejection.New(schema.RuleRemoteTransportAuth, "the ssh host key of "+redactHost(hostname)+" was refused"))
-	}, nil
+	}
+	return cb, knownAlgorithms(kh, hostport), nil
 }
+
+// probeKey is a key no known_hosts line holds; checking it makes knownhosts
+// list the keys it does hold for a host.
+var probeKey = func() ssh.PublicKey {
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	k, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
+// knownAlgorithms lists the host key algorithms matching the keys known for
+// hostport, or nil (the library default) when none is known.
+func knownAlgorithms(kh ssh.HostKeyCallback, hostport string) []string {
+	var ke *knownhosts.KeyError
+	if err := kh(hostport, probeAddr(hostport), probeKey); !errors.As(err, &ke) {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(a string) {
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	for _, k := range ke.Want {
+		switch t := k.Key.Type(); t {
+		case ssh.KeyAlgoRSA:
+			add(ssh.KeyAlgoRSASHA512)
+			add(ssh.KeyAlgoRSASHA256)
+			add(ssh.KeyAlgoRSA)
+		default:
+			add(t)
+		}
+	}
+	return out
+}
+
+// probeAddr is a net.Addr spelling hostport, for the knownhosts probe.
+type probeAddr string
+
+func (probeAddr) Network() string  { return "tcp" }
+func (a probeAddr) String() string { return string(a) }
 
 // loadIdentity reads an ssh private key named by the credential store,
 // refusing one other users could read.
