@@ -222,7 +222,8 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 			return err
 		}
 		defer d.Close()
-		return s.opts.Remote.Clone(c.step, d, "")
+		path, _ := d.ProcPath()
+		return s.opts.Remote.Clone(c.step, d, path)
 	}
 	return fmt.Errorf("apply: %s has no content", c.step.Op())
 }

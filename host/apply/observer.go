@@ -62,8 +62,9 @@ type Tagger interface {
 // Remote produces the content of fetch and clone steps. The apply calls it
 // while staging, before the tree is touched: Fetch writes the body into
 // dst, a fresh file in staging; Clone checks out into dir, a fresh empty
-// directory in staging (dirPath is dir's name for APIs that want one; it
-// must not be shown to the extension or logged). An error fails the apply,
+// directory in staging (dirPath names dir for path-based libraries —
+// /proc/self/fd/N on Linux, "" where none exists; it must not be shown to
+// the extension or logged). An error fails the apply,
 // which rolls back naming the step's intent.
 type Remote interface {
 	Fetch(step pathrule.Step, dst *os.File) error

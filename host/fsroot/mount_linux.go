@@ -45,3 +45,11 @@ func sameMount(a, b int) bool {
 	mb, okb := mountOf(b)
 	return !oka || !okb || ma == mb
 }
+
+// ProcPath is a name for the open directory d that path-based APIs can use
+// (/proc/self/fd/N, valid while d is open), for a library that insists on a
+// path, such as a git checkout into staging. It is host-internal: it must
+// never be shown to an extension or logged.
+func (d *Dir) ProcPath() (string, bool) {
+	return "/proc/self/fd/" + strconv.Itoa(d.fd), true
+}
