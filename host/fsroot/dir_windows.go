@@ -206,9 +206,14 @@ func (d *Dir) Lstat(name string) (Entry, error) {
 func entryOfInfo(fi fileInfo) Entry {
 	e := Entry{Ino: fi.ino, Dev: fi.dev, Size: fi.size, Mode: 0o644}
 	switch {
-	case fi.attrs&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
+	case fi.attrs&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 && fi.tag == windows.IO_REPARSE_TAG_SYMLINK:
 		e.Kind = KindSymlink
 		e.Mode = fs.ModeSymlink
+	case fi.attrs&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0:
+		// A junction, mount point or any other reparse point: the final
+		// check refuses it as path.reparse-point (lookup), not as a symlink.
+		e.Kind = KindOther
+		e.Mode = fs.ModeIrregular
 	case fi.attrs&windows.FILE_ATTRIBUTE_DIRECTORY != 0:
 		e.Kind = KindDir
 		e.Mode = fs.ModeDir | 0o755
