@@ -26,7 +26,27 @@
 //   - Secrecy: no error, report or hop notification carries a credential or a
 //     content body.
 //
+// Clone specifics: go-git runs over this package's transports (see Clone).
+// A checkout that would create a symbolic link is refused (path.symlink), on
+// the rule that no plan path is ever one. Submodules are not fetched.
+//
+// Process-wide effect: go-git has no per-clone transport, so the first Clone
+// replaces go-git's registered https and ssh transports with this package's
+// (which refuse any request not made by Client.Clone) and unregisters its
+// http, git and file transports. Code in the same process that uses go-git
+// for network or file:// access of its own will see those refused.
+//
 // Non-guarantees: this package does not validate dest paths (host/pathrule
-// and host/apply do) and does not roll anything back: on error the caller
-// discards what was staged.
+// and host/apply do) and does not roll anything back beyond leaving a failed
+// clone's directory as it found it: on error the caller discards what was
+// staged (a fetch's partial body included).
+//
+// Usage, from the executor:
+//
+//	home, _ := config.Home()
+//	cfg, _ := config.Load(home)
+//	opts, _ := remote.OptionsFromHome(home, cfg, remote.DefaultLimits())
+//	c, _ := remote.New(opts)
+//	rep, err := c.Fetch(ctx, remote.FetchRequest{Extension: id, Intent: ref, Fetch: *in.Fetch}, stagedFile, auditHops)
+//	rep, err := c.Clone(ctx, remote.CloneRequest{Extension: id, Intent: ref, Clone: *in.Clone}, stagedDir, auditHops)
 package remote
