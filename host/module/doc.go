@@ -1,0 +1,42 @@
+// Package module is lola's module store: the modules a user has added, kept
+// under $LOLA_HOME/modules/<name>/, and the one function that turns a stored
+// module into the schema.Module an extension receives.
+//
+// Layout, compatible with today's Lola: a module's content directory is its
+// module/ subdirectory when one exists, else the module's root. In it,
+// skills are skills/<name>/ directories holding SKILL.md (or, when there
+// are none, a single SKILL.md at the content root, named by its frontmatter
+// "name" or else by the module), commands are commands/*.md, agents are
+// agents/*.md, instructions are a non-empty AGENTS.md, MCP servers are the
+// keys of mcps.json's "mcpServers", and install hooks are declared in
+// lola.yaml or lola.yml (host/hook). A directory holding none of these is
+// not a module (ErrNotModule).
+//
+// Guarantees:
+//   - Every path that enters the store — a folder's files, an archive's
+//     entries, a clone's checkout — passes pathrule.Parse, and no two of
+//     them name one entry under Windows' or Darwin's case folding, so a
+//     module valid on one OS is valid on all. Refusals are typed
+//     (*rejection.Violation): path.absolute, path.traversal, path.invalid
+//     (also device files, FIFOs and other special entries), path.symlink
+//     (symbolic and hard links), conflict.same-path (duplicates and
+//     case-fold collisions) and conflict.nested (a file used as a
+//     directory).
+//   - Every intake is bounded (Limits): file count, bytes per file, total
+//     bytes, path length; a bound exceeded is a *LimitError naming the
+//     limit. Sizes are counted as bytes are written, never trusted from an
+//     archive's header.
+//   - Add unpacks into a staging directory beside the store and renames it
+//     into place: a failed add leaves the store as it was, and a forced
+//     replacement swaps the directories (atomically on Linux, with
+//     renameat2 RENAME_EXCHANGE).
+//   - Symbolic links are never followed: the store refuses them at intake
+//     and again when it reads a stored module.
+//   - Errors carry module-relative paths, never host absolute paths.
+//
+// Non-guarantees: the store is lola's own state; a process that rewrites
+// $LOLA_HOME/modules behind lola's back between a check and a read is
+// outside this package's protection (reads still refuse links and bounds).
+// Concurrent adds of one name are decided by the rename: one wins, the
+// other fails with ErrExists.
+package module

@@ -1,0 +1,75 @@
+package module
+
+import (
+	"archive/zip"
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/lola-pm/lola/schema"
+)
+
+// unpackZip stages every entry of the zip archive at path. Entries are
+// refused, with the rule named, when their name is outside the path
+// vocabulary, when they are symbolic links (Unix mode bits in the external
+// attributes) or special files, and when they collide; sizes are bounded
+// on the declared size and again on the bytes inflated.
+func unpackZip(path string, s *stager) error {
+	r, err := zip.OpenReader(path)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return errors.New("zip: " + stripPath(err).Error())
+	}
+	defer r.Close()
+	if len(r.File) > s.b.files {
+		return &LimitError{Limit: LimitFiles, Max: int64(s.b.files)}
+	}
+	for _, f := range r.File {
+		if err := unpackZipEntry(f, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unpackZipEntry(f *zip.File, s *stager) error {
+	name, isDir := archiveName(f.Name)
+	mode := f.Mode()
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return entryViolation(schema.RulePathSymlink, name, "symbolic link")
+	case isDir || mode.IsDir():
+		if name == "" {
+			return nil
+		}
+		return s.mkdir(name)
+	case !mode.IsRegular():
+		return entryViolation(schema.RulePathInvalid, name, "not a regular file or directory ("+mode.Type().String()+")")
+	}
+	if f.UncompressedSize64 > uint64(s.b.fileBytes) {
+		return &LimitError{Limit: LimitFileBytes, Max: s.b.fileBytes, Path: name}
+	}
+	declared := int64(f.UncompressedSize64)
+	rc, err := f.Open()
+	if err != nil {
+		return errorAt(name, err)
+	}
+	defer rc.Close()
+	return s.file(name, declared, mode&0o111 != 0, rc)
+}
+
+// archiveName normalizes an archive entry name the way archivers write
+// them: a leading "./" (tar -C dir .) is dropped, and a trailing "/" marks
+// a directory. Nothing else is rewritten; the result still has to pass the
+// path vocabulary.
+func archiveName(n string) (name string, dir bool) {
+	for strings.HasPrefix(n, "./") {
+		n = n[2:]
+	}
+	if n == "." {
+		return "", true
+	}
+	if strings.HasSuffix(n, "/") {
+		return strings.TrimSuffix(n, "/"), true
+	}
+	return n, false
+}

@@ -1,0 +1,344 @@
+package module
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/host/remote"
+	"github.com/lola-pm/lola/schema"
+)
+
+// ModulesDir is the store's directory under $LOLA_HOME.
+const ModulesDir = "modules"
+
+// Errors of the store's operations; test with errors.Is.
+var (
+	ErrExists   = errors.New("module already exists (use --force to replace it)")
+	ErrNotFound = errors.New("no such module")
+)
+
+// Store is the module store under one $LOLA_HOME.
+type Store struct {
+	home string
+	dir  string
+}
+
+// OpenStore opens (creating, 0700) the store under home, the $LOLA_HOME
+// directory (config.Home()).
+func OpenStore(home string) (*Store, error) {
+	dir := filepath.Join(home, ModulesDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("module store: %w", stripPath(err))
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("module store: %w", stripPath(err))
+	}
+	if !fi.IsDir() {
+		return nil, rejection.New(schema.RulePathSymlink, "$LOLA_HOME/"+ModulesDir+" is not a directory (a symbolic link?)")
+	}
+	return &Store{home: home, dir: dir}, nil
+}
+
+// Module is one stored module. Its directories are host paths: hand them
+// to host code (hooks), never to an extension.
+type Module struct {
+	name   Name
+	dir    string
+	layout Layout
+}
+
+// Name is the module's name.
+func (m *Module) Name() Name { return m.name }
+
+// Dir is the module's root directory (a host path).
+func (m *Module) Dir() string { return m.dir }
+
+// ContentDir is the module's content directory: Dir()/module or Dir().
+func (m *Module) ContentDir() string {
+	if m.layout.ContentDir == "" {
+		return m.dir
+	}
+	return filepath.Join(m.dir, filepath.FromSlash(m.layout.ContentDir))
+}
+
+// Layout is what the module holds.
+func (m *Module) Layout() Layout { return m.layout }
+
+// Schema returns the module as an extension receives it: its name, an
+// empty version (the store records none yet), and ReadFiles of its
+// content directory under b.
+func (m *Module) Schema(b Bounds) (schema.Module, error) {
+	files, err := ReadFiles(m.ContentDir(), b)
+	if err != nil {
+		return schema.Module{}, fmt.Errorf("module %s: %w", m.name, err)
+	}
+	return schema.Module{Name: m.name.String(), Files: files}, nil
+}
+
+// Get loads the stored module called name.
+func (s *Store) Get(name Name) (*Module, error) {
+	if name.IsZero() {
+		return nil, ErrName
+	}
+	dir := filepath.Join(s.dir, name.String())
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, name)
+	}
+	if err != nil {
+		return nil, stripPath(err)
+	}
+	if !fi.IsDir() {
+		return nil, rejection.New(schema.RulePathSymlink, "module "+name.String()+" is not a directory in the store (a symbolic link?)")
+	}
+	l, err := Discover(dir, name.String())
+	if err != nil {
+		return nil, fmt.Errorf("module %s: %w", name, err)
+	}
+	return &Module{name: name, dir: dir, layout: l}, nil
+}
+
+// Listed is one entry of List: a module, or the reason a directory in the
+// store could not be read as one.
+type Listed struct {
+	Name   string
+	Module *Module // nil when Err is set
+	Err    error
+}
+
+// List returns the stored modules in name order. Staging directories (dot
+// names) are skipped; a directory that is not a valid module is listed
+// with its error rather than hidden.
+func (s *Store) List() ([]Listed, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, stripPath(err)
+	}
+	var out []Listed
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		n, err := ParseName(e.Name())
+		if err != nil {
+			out = append(out, Listed{Name: e.Name(), Err: err})
+			continue
+		}
+		m, err := s.Get(n)
+		out = append(out, Listed{Name: e.Name(), Module: m, Err: err})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Cloner clones a repository into an absent or empty directory;
+// *remote.Client is one.
+type Cloner interface {
+	Clone(ctx context.Context, req remote.CloneRequest, dir string, obs remote.HopObserver) (remote.CloneReport, error)
+}
+
+// AddOptions configures Add.
+type AddOptions struct {
+	Name     Name   // zero: DeriveName of the source
+	Force    bool   // replace an existing module of that name
+	Bounds   Bounds // zero: DefaultBounds
+	Ref      string // git only: branch, tag, full ref or commit; "" the default branch
+	Cloner   Cloner // required for git sources
+	Observer remote.HopObserver
+}
+
+// Added reports a completed Add.
+type Added struct {
+	Module   *Module
+	Replaced bool                // an existing module of that name was replaced
+	Clone    *remote.CloneReport // git sources only
+}
+
+// Add brings src into the store. The source is staged in full in a
+// directory beside the store — every entry checked against the path
+// vocabulary, the namespace rules and the bounds — and must be a module
+// (ErrNotModule otherwise); only then is it renamed into place. On any
+// error the store is as it was. An existing module of the same name is
+// refused (ErrExists) unless o.Force, in which case the two directories
+// are exchanged and the old one removed.
+//
+// An archive whose entries all lie under one top-level directory is
+// unwrapped (the module is that directory), as today's Lola does.
+func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, error) {
+	if src.kind == sourceUnknown {
+		return nil, errors.New("module: a Source must be built with ParseSource")
+	}
+	b := o.Bounds
+	if !b.valid() {
+		b = DefaultBounds()
+	}
+	name := o.Name
+	if name.IsZero() {
+		n, err := DeriveName(src.raw)
+		if err != nil {
+			return nil, fmt.Errorf("%w (name it with --name)", err)
+		}
+		name = n
+	}
+	target := filepath.Join(s.dir, name.String())
+	if _, err := os.Lstat(target); err == nil && !o.Force {
+		return nil, fmt.Errorf("%s: %w", name, ErrExists)
+	}
+	staging, err := os.MkdirTemp(s.dir, ".staging-")
+	if err != nil {
+		return nil, fmt.Errorf("module store: %w", stripPath(err))
+	}
+	defer os.RemoveAll(staging)
+
+	tree := filepath.Join(staging, "tree")
+	st, err := newStager(tree, b)
+	if err != nil {
+		return nil, err
+	}
+	added := &Added{}
+	switch src.kind {
+	case SourceFolder:
+		err = copyFolder(src.loc, st)
+	case SourceZip:
+		err = unpackZip(src.loc, st)
+	case SourceTar:
+		err = unpackTar(src.loc, st)
+	case SourceGit:
+		var rep remote.CloneReport
+		rep, err = s.clone(ctx, src, o, filepath.Join(staging, "clone"), st)
+		added.Clone = &rep
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", src.kind, "source", err)
+	}
+	root := tree
+	if src.kind == SourceZip || src.kind == SourceTar {
+		root = unwrapSingleDir(tree)
+	}
+	l, err := Discover(root, name.String())
+	if err != nil {
+		return nil, err
+	}
+	replaced, err := place(root, target, o.Force)
+	if err != nil {
+		return nil, err
+	}
+	added.Replaced = replaced
+	added.Module = &Module{name: name, dir: target, layout: l}
+	return added, nil
+}
+
+func (s *Store) clone(ctx context.Context, src Source, o AddOptions, dir string, st *stager) (remote.CloneReport, error) {
+	if o.Cloner == nil {
+		return remote.CloneReport{}, errors.New("git sources need a remote client")
+	}
+	req := remote.CloneRequest{
+		Extension: "lola mod add",
+		Intent:    rejection.IntentRef{Index: 0, Op: schema.OpClone},
+		Clone:     schema.Clone{URL: src.loc, Dest: "module", Ref: o.Ref, Depth: 1},
+	}
+	if o.Ref != "" && commitRef(o.Ref) {
+		req.Clone.Depth = 0 // a commit may not be reachable at depth 1
+	}
+	rep, err := o.Cloner.Clone(ctx, req, dir, o.Observer)
+	if err != nil {
+		return rep, err
+	}
+	return rep, copyFolder(dir, st)
+}
+
+func commitRef(r string) bool {
+	if len(r) != 40 {
+		return false
+	}
+	for _, c := range r {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// unwrapSingleDir returns tree's only entry when that is a directory, else
+// tree.
+func unwrapSingleDir(tree string) string {
+	entries, err := os.ReadDir(tree)
+	if err != nil || len(entries) != 1 || !entries[0].IsDir() {
+		return tree
+	}
+	return filepath.Join(tree, entries[0].Name())
+}
+
+// place renames the staged module dir to target. Without force it never
+// replaces an existing target (atomically on Linux). With force an
+// existing target is exchanged with the staged directory, which then holds
+// the old module and is removed.
+func place(dir, target string, force bool) (replaced bool, err error) {
+	err = renameNoReplace(dir, target)
+	if err == nil {
+		return false, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false, fmt.Errorf("module store: %w", stripPath(err))
+	}
+	if !force {
+		return false, fmt.Errorf("%s: %w", filepath.Base(target), ErrExists)
+	}
+	if err := exchange(dir, target); err != nil {
+		return false, fmt.Errorf("module store: replacing %s: %w", filepath.Base(target), stripPath(err))
+	}
+	os.RemoveAll(dir) // now the old module
+	return true, nil
+}
+
+// InUseError refuses removing a module installed somewhere.
+type InUseError struct {
+	Module   string
+	Installs []Install
+}
+
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("module %s is installed %d time(s) (see lola list); uninstall it first or use --force", e.Module, len(e.Installs))
+}
+
+// Remove deletes the stored module called name. Unless force, it refuses
+// (*InUseError) while $LOLA_HOME/installed.yml lists installs of it. The
+// directory is first renamed out of the store, so the module disappears
+// at once, then deleted.
+func (s *Store) Remove(name Name, force bool) error {
+	if _, err := s.Get(name); err != nil && errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if !force {
+		installs, err := ReadInstalls(s.home)
+		if err != nil {
+			return err
+		}
+		var mine []Install
+		for _, in := range installs {
+			if in.Module == name.String() {
+				mine = append(mine, in)
+			}
+		}
+		if len(mine) > 0 {
+			return &InUseError{Module: name.String(), Installs: mine}
+		}
+	}
+	trash, err := os.MkdirTemp(s.dir, ".removing-")
+	if err != nil {
+		return stripPath(err)
+	}
+	defer os.RemoveAll(trash)
+	if err := os.Rename(filepath.Join(s.dir, name.String()), filepath.Join(trash, "m")); err != nil {
+		return fmt.Errorf("module store: %w", stripPath(err))
+	}
+	return nil
+}
