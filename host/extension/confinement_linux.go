@@ -60,4 +60,3 @@ func seccompFilterSupported() bool {
 	err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, 0, 0, 0)
 	return errors.Is(err, unix.EFAULT)
 }
-
