@@ -58,7 +58,7 @@ func (d PathDeclaration) Grant(eq pathrule.Equality) PathGrant {
 	if eq == nil {
 		return PathGrant{}
 	}
-	return PathGrant{eq: eq, prefixes: minimal(eq, d.prefixes)}
+	return newGrant(eq, minimal(eq, d.prefixes))
 }
 
 // PathGrant is an effective path grant: the prefixes, judged under one
@@ -69,6 +69,23 @@ func (d PathDeclaration) Grant(eq pathrule.Equality) PathGrant {
 type PathGrant struct {
 	eq       pathrule.Equality
 	prefixes []pathrule.Path // no member is the same as or beneath another
+	keys     [][]string      // keys[i][j]: eq's key of component j of prefixes[i]
+	depth    int             // the longest prefix's component count
+}
+
+// newGrant builds a grant of ps (already minimal) under eq, with the
+// prefixes' keys computed once so a check keys each plan path only once.
+func newGrant(eq pathrule.Equality, ps []pathrule.Path) PathGrant {
+	g := PathGrant{eq: eq, prefixes: ps}
+	for _, p := range ps {
+		k := make([]string, p.Len())
+		for j := range k {
+			k[j] = eq.Key(p.Component(j))
+		}
+		g.keys = append(g.keys, k)
+		g.depth = max(g.depth, p.Len())
+	}
+	return g
 }
 
 // GrantPaths is the effective grant of extension name: its declaration,
@@ -110,7 +127,10 @@ func (g PathGrant) Narrow(user []pathrule.Path) PathGrant {
 			}
 		}
 	}
-	return PathGrant{eq: g.eq, prefixes: minimal(g.eq, out)}
+	if g.eq == nil {
+		return PathGrant{}
+	}
+	return newGrant(g.eq, minimal(g.eq, out))
 }
 
 // Prefixes returns a copy of the granted prefixes: none is the same as, or
@@ -129,10 +149,25 @@ func (g PathGrant) Equality() pathrule.Equality { return g.eq }
 
 // Covers reports whether p is a granted prefix or lies beneath one.
 func (g PathGrant) Covers(p pathrule.Path) bool {
-	for _, gp := range g.prefixes {
-		if covers(g.eq, gp, p) {
-			return true
+	if len(g.keys) == 0 || p.IsZero() {
+		return false
+	}
+	var buf [8]string
+	pk := buf[:0]
+	for j := 0; j < min(p.Len(), g.depth); j++ {
+		pk = append(pk, g.eq.Key(p.Component(j)))
+	}
+next:
+	for _, k := range g.keys {
+		if len(k) > p.Len() {
+			continue
 		}
+		for j, c := range k {
+			if pk[j] != c {
+				continue next
+			}
+		}
+		return true
 	}
 	return false
 }
