@@ -7,6 +7,9 @@ import (
 	"sync"
 )
 
+// discoverContainment: elsewhere a kill reaches the child alone.
+func discoverContainment() Containment { return ContainmentNone }
+
 // group elsewhere is the child process alone.
 type group struct {
 	mu  sync.Mutex
@@ -32,5 +35,7 @@ func (g *group) kill() {
 		_ = g.cmd.Process.Kill()
 	}
 }
+
+func (g *group) waited() {}
 
 func (g *group) release(stop <-chan struct{}) {}

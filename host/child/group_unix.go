@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package child
 
@@ -8,7 +8,12 @@ import (
 	"syscall"
 )
 
-// group on Unix is a fresh process group led by the child.
+// discoverContainment: macOS and the BSDs offer no unprivileged way to
+// contain descendants that leave the process group, so the group kill and
+// the bounded cleanup are all there is (the tier-2 trust model).
+func discoverContainment() Containment { return ContainmentProcessGroup }
+
+// group on Unix other than Linux is a fresh process group led by the child.
 type group struct {
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -38,10 +43,10 @@ func (g *group) start(cmd *exec.Cmd) error {
 // have left its group, and os.Process.Kill reaches it through its pidfd
 // without any risk of hitting a recycled pid.
 //
-// The group signal is by number. Linux does not recycle a number while a
-// process group of that id has a member, so the only window for hitting a
-// stranger is an empty group whose number was then reused as a new group
-// leader's pid within this run: accepted, and gone with cgroup.kill.
+// The group signal is by number. A number is not recycled while a process
+// group of that id has a member, so the only window for hitting a stranger
+// is an empty group whose number was then reused as a new group leader's
+// pid within this run: accepted.
 func (g *group) kill() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -52,4 +57,9 @@ func (g *group) kill() {
 	_ = g.cmd.Process.Kill()
 }
 
+// waited is called once cmd.Wait has reaped the direct child.
+func (g *group) waited() {}
+
+// release has nothing to free: a process group needs no resources, and a
+// descendant that left it is out of reach (see discoverContainment).
 func (g *group) release(stop <-chan struct{}) {}

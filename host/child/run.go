@@ -130,6 +130,7 @@ func (s Spec) run(ctx context.Context) Result {
 	}()
 	go func() {
 		err := cmd.Wait()
+		g.waited() // after the reap: the pid is no longer a direct child
 		r.exited <- waitResult{state: cmd.ProcessState, err: err}
 	}()
 
