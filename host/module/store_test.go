@@ -1,0 +1,392 @@
+package module
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lola-pm/lola/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// sampleModule is a module with every part of the layout, a binary file, a
+// dot-directory and lola.yaml, kept in module/ with a README beside it.
+var sampleModule = []entry{
+	file("README.md", "# repo readme, outside the content dir\n"),
+	file("module/skills/alpha/SKILL.md", "---\nname: alpha\ndescription: Does alpha things\n---\n# Alpha\n"),
+	{name: "module/skills/alpha/scripts/run.sh", kind: 'f', body: "#!/bin/sh\necho alpha\n", mode: 0o755},
+	file("module/skills/beta/SKILL.md", "---\ndescription: \"Beta: quoted\"\n---\nBeta body\n"),
+	file("module/skills/beta/assets/logo.bin", "\x89PNG\r\n\x1a\n\x00\xff\xfe"),
+	file("module/skills/.hidden/SKILL.md", "---\ndescription: skipped by discovery\n---\n"),
+	file("module/commands/hello.md", "---\ndescription: Say hello\nargument-hint: <name>\n---\nHello $ARGUMENTS\n"),
+	file("module/commands/notes.txt", "not a command"),
+	file("module/agents/reviewer.md", "---\ndescription: Reviews code\nmodel: sonnet\n---\nYou review.\n"),
+	file("module/AGENTS.md", "Always be kind.\n"),
+	file("module/mcps.json", `{"mcpServers": {"zeta": {"command": "z"}, "alpha": {"command": "a"}}}`),
+	file("module/lola.yaml", "hooks:\n  pre-install: scripts/pre.sh\n  post-install: scripts/post.sh\n"),
+	{name: "module/scripts/pre.sh", kind: 'f', body: "echo pre\n", mode: 0o755},
+	{name: "module/scripts/post.sh", kind: 'f', body: "echo post\n", mode: 0o755},
+	file("module/.lola/state", "dot-directory: left out"),
+	file("module/.gitignore", "*.tmp\n"),
+}
+
+func sampleFolder(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "Sample_Module")
+	writeTree(t, root, sampleModule)
+	writeTree(t, root, []entry{file(".git/config", "[core]\n"), file(".git/HEAD", "ref: refs/heads/main\n")})
+	return root
+}
+
+func TestGoodModuleRoundTripsToSchemaGolden(t *testing.T) {
+	s, _ := newStore(t)
+	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Get(mustName(t, "sample_module"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if added.Module.Dir() != m.Dir() {
+		t.Fatalf("added at %q, found at %q", added.Module.Dir(), m.Dir())
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir(), ".git")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf(".git copied into the store: %v", err)
+	}
+	got, err := m.Schema(DefaultBounds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sample.schema.json", got)
+
+	byPath := map[string]schema.File{}
+	for _, f := range got.Files {
+		byPath[f.Path] = f
+	}
+	if f := byPath["skills/beta/assets/logo.bin"]; f.Encoding != schema.EncodingBase64 {
+		t.Fatalf("binary file encoded %q", f.Encoding)
+	}
+	if f := byPath["skills/alpha/SKILL.md"]; f.Encoding != schema.EncodingUTF8 || !strings.HasPrefix(f.Content, "---\nname: alpha") {
+		t.Fatalf("text file %+v", f)
+	}
+	for _, left := range []string{"lola.yaml", ".lola/state", "README.md"} {
+		if _, ok := byPath[left]; ok {
+			t.Fatalf("%s handed to the extension", left)
+		}
+	}
+	if _, ok := byPath[".gitignore"]; !ok {
+		t.Fatal("a dot-file (not a dot-directory) was left out")
+	}
+}
+
+func TestSameModuleFromFolderZipAndTarIsIdentical(t *testing.T) {
+	s, _ := newStore(t)
+	want, err := addAndSchema(t, s, sampleFolder(t), "from-folder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped := make([]entry, 0, len(sampleModule))
+	for _, e := range sampleModule {
+		e.name = "sample-main/" + e.name
+		wrapped = append(wrapped, e)
+	}
+	dir := t.TempDir()
+	writeZip(t, filepath.Join(dir, "s.zip"), wrapped)
+	writeTar(t, filepath.Join(dir, "s.tar.gz"), true, wrapped)
+	for _, p := range []string{"s.zip", "s.tar.gz"} {
+		got, err := addAndSchema(t, s, filepath.Join(dir, p), "from-"+strings.ReplaceAll(p, ".", "-"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(want.Files)
+		b, _ := json.Marshal(got.Files)
+		if string(a) != string(b) {
+			t.Fatalf("%s yields different files than the folder:\n%s\n%s", p, a, b)
+		}
+	}
+	// Permissions: the executable bit survives, nothing is wider than 0700.
+	m, _ := s.Get(mustName(t, "from-s-tar-gz"))
+	fi, err := os.Stat(filepath.Join(m.ContentDir(), "scripts", "pre.sh"))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("pre.sh mode %v, %v; want 0700", fi.Mode(), err)
+	}
+	di, _ := os.Stat(m.Dir())
+	if di.Mode().Perm() != 0o700 {
+		t.Fatalf("module dir mode %v; want 0700", di.Mode().Perm())
+	}
+}
+
+func addAndSchema(t *testing.T, s *Store, src, name string) (schema.Module, error) {
+	t.Helper()
+	added, err := s.Add(context.Background(), mustSource(t, src), AddOptions{Name: mustName(t, name)})
+	if err != nil {
+		return schema.Module{}, err
+	}
+	return added.Module.Schema(DefaultBounds())
+}
+
+func TestLayoutAsTodaysLola(t *testing.T) {
+	s, _ := newStore(t)
+	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sample.layout.json", added.Module.Layout())
+}
+
+func TestSingleSkillModule(t *testing.T) {
+	for _, c := range []struct{ fm, want string }{
+		{"---\nname: pdf-tools\ndescription: PDFs\n---\n", "pdf-tools"},
+		{"---\ndescription: PDFs\n---\n", "single"},
+		{"no frontmatter at all\n", "single"},
+	} {
+		root := filepath.Join(t.TempDir(), "single")
+		writeTree(t, root, []entry{file("SKILL.md", c.fm), file("helper.py", "print(1)\n")})
+		s, _ := newStore(t)
+		added, err := s.Add(context.Background(), mustSource(t, root), AddOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := added.Module.Layout()
+		if !l.SingleSkill || len(l.Skills) != 1 || l.Skills[0].Name != c.want {
+			t.Fatalf("frontmatter %q: layout %+v; want single skill %q", c.fm, l, c.want)
+		}
+	}
+}
+
+func TestFolderWithSymlinkRefused(t *testing.T) {
+	for _, where := range []string{"skills/alpha/link", "link-dir", "module-link"} {
+		t.Run(where, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "m")
+			writeTree(t, root, goodEntries)
+			target := "/etc"
+			if where == "module-link" {
+				target = "skills"
+				where = "module"
+			}
+			if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(where))); err != nil {
+				t.Skip("cannot create symlinks here:", err)
+			}
+			s, _ := newStore(t)
+			_, err := s.Add(context.Background(), mustSource(t, root), AddOptions{})
+			assertRule(t, err, schema.RulePathSymlink)
+			assertStoreEmpty(t, s)
+		})
+	}
+	t.Run("source-itself", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "m")
+		writeTree(t, root, goodEntries)
+		link := filepath.Join(t.TempDir(), "link")
+		if err := os.Symlink(root, link); err != nil {
+			t.Skip(err)
+		}
+		_, err := ParseSource(link)
+		assertRule(t, err, schema.RulePathSymlink)
+	})
+}
+
+func TestFolderHostileNamesRefused(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		rule  schema.Rule
+	}{
+		{[]string{"commands/aux.md"}, schema.RulePathInvalid},
+		{[]string{"notes/a:b.md"}, schema.RulePathInvalid},
+		{[]string{"README.md", "readme.md"}, schema.RuleConflictSamePath},
+	} {
+		root := filepath.Join(t.TempDir(), "m")
+		writeTree(t, root, goodEntries)
+		for _, n := range c.names {
+			writeTree(t, root, []entry{file(n, "x")})
+		}
+		s, _ := newStore(t)
+		_, err := s.Add(context.Background(), mustSource(t, root), AddOptions{})
+		assertRule(t, err, c.rule)
+		assertStoreEmpty(t, s)
+	}
+}
+
+func TestStoredSymlinkNeverFollowed(t *testing.T) {
+	s, _ := newStore(t)
+	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tampering behind lola's back: a link planted in the stored module.
+	if err := os.Symlink("/etc/passwd", filepath.Join(added.Module.ContentDir(), "skills", "alpha", "passwd")); err != nil {
+		t.Skip(err)
+	}
+	_, err = added.Module.Schema(DefaultBounds())
+	assertRule(t, err, schema.RulePathSymlink)
+}
+
+func TestReadFilesBounds(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, []entry{file("a.md", strings.Repeat("a", 600)), file("b.md", strings.Repeat("b", 600)), file("c.md", "c")})
+	for _, c := range []struct {
+		b     Bounds
+		limit Limit
+	}{
+		{smallBounds(t, 2, 1024, 1<<20, 64), LimitFiles},
+		{smallBounds(t, 10, 500, 1<<20, 64), LimitFileBytes},
+		{smallBounds(t, 10, 1024, 1000, 64), LimitTotalBytes},
+		{smallBounds(t, 10, 1024, 1<<20, 3), LimitPathBytes},
+	} {
+		_, err := ReadFiles(root, c.b)
+		if !errors.Is(err, c.limit) || !strings.Contains(err.Error(), c.limit.String()) {
+			t.Fatalf("error %v; want %s", err, c.limit)
+		}
+	}
+	files, err := ReadFiles(root, smallBounds(t, 3, 600, 1201, 4))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("at the bounds exactly: %v, %d files", err, len(files))
+	}
+	if _, err := ReadFiles(root, Bounds{}); err == nil {
+		t.Fatal("zero bounds accepted")
+	}
+}
+
+func TestAddRefusesOverwriteUnlessForce(t *testing.T) {
+	s, _ := newStore(t)
+	v1 := filepath.Join(t.TempDir(), "mod")
+	writeTree(t, v1, []entry{file("commands/one.md", "v1")})
+	v2 := filepath.Join(t.TempDir(), "mod")
+	writeTree(t, v2, []entry{file("commands/two.md", "v2")})
+	if _, err := s.Add(context.Background(), mustSource(t, v1), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Add(context.Background(), mustSource(t, v2), AddOptions{})
+	if !errors.Is(err, ErrExists) {
+		t.Fatalf("error %v; want ErrExists", err)
+	}
+	m, _ := s.Get(mustName(t, "mod"))
+	if l := m.Layout(); len(l.Commands) != 1 || l.Commands[0].Name != "one" {
+		t.Fatalf("refused overwrite changed the module: %+v", l)
+	}
+	// A refused forced replacement leaves the old module in place.
+	bad := filepath.Join(t.TempDir(), "mod")
+	writeTree(t, bad, []entry{file("README.md", "not a module")})
+	if _, err := s.Add(context.Background(), mustSource(t, bad), AddOptions{Force: true}); !errors.Is(err, ErrNotModule) {
+		t.Fatalf("error %v; want ErrNotModule", err)
+	}
+	added, err := s.Add(context.Background(), mustSource(t, v2), AddOptions{Force: true})
+	if err != nil || !added.Replaced {
+		t.Fatalf("forced replace: %v, %+v", err, added)
+	}
+	m, _ = s.Get(mustName(t, "mod"))
+	if l := m.Layout(); len(l.Commands) != 1 || l.Commands[0].Name != "two" {
+		t.Fatalf("after force: %+v", l)
+	}
+	if got := storeEntries(t, s); len(got) != 1 || got[0] != "mod" {
+		t.Fatalf("store holds %v; want only mod", got)
+	}
+}
+
+func TestRenameNoReplaceRefusesExisting(t *testing.T) {
+	d := t.TempDir()
+	a, b := filepath.Join(d, "a"), filepath.Join(d, "b")
+	os.Mkdir(a, 0o700)
+	os.Mkdir(b, 0o700) // empty: plain rename(2) would replace it
+	if err := renameNoReplace(a, b); !errors.Is(err, os.ErrExist) {
+		t.Fatalf("error %v; want ErrExist", err)
+	}
+	os.WriteFile(filepath.Join(a, "x"), nil, 0o600)
+	os.WriteFile(filepath.Join(b, "y"), nil, 0o600)
+	if err := exchange(a, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(b, "x")); err != nil {
+		t.Fatal("exchange did not swap:", err)
+	}
+	if _, err := os.Stat(filepath.Join(a, "y")); err != nil {
+		t.Fatal("exchange did not swap:", err)
+	}
+}
+
+func TestRemove(t *testing.T) {
+	s, home := newStore(t)
+	root := filepath.Join(t.TempDir(), "mod")
+	writeTree(t, root, goodEntries)
+	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	installed := "version: \"1.0\"\ninstallations:\n" +
+		"  - module: other\n    assistant: cursor\n    scope: user\n" +
+		"  - module: mod\n    assistant: claude-code\n    scope: project\n    project_path: /p\n    skills: [alpha]\n    has_instructions: false\n"
+	if err := os.WriteFile(filepath.Join(home, InstalledFile), []byte(installed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Remove(mustName(t, "mod"), false)
+	var inUse *InUseError
+	if !errors.As(err, &inUse) || len(inUse.Installs) != 1 || inUse.Installs[0].Assistant != "claude-code" || inUse.Installs[0].ProjectPath != "/p" {
+		t.Fatalf("error %v; want InUseError naming the claude-code install", err)
+	}
+	if _, err := s.Get(mustName(t, "mod")); err != nil {
+		t.Fatal("refused remove removed:", err)
+	}
+	if err := s.Remove(mustName(t, "mod"), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(mustName(t, "mod")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after remove: %v", err)
+	}
+	assertStoreEmpty(t, s)
+	if err := s.Remove(mustName(t, "mod"), false); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("removing a missing module: %v", err)
+	}
+	// No installed.yml is no installs.
+	os.Remove(filepath.Join(home, InstalledFile))
+	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Remove(mustName(t, "mod"), false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListSkipsStagingAndReportsBroken(t *testing.T) {
+	s, _ := newStore(t)
+	root := filepath.Join(t.TempDir(), "good")
+	writeTree(t, root, goodEntries)
+	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(s.dir, ".staging-leftover"), 0o700)
+	os.Mkdir(filepath.Join(s.dir, "empty"), 0o700)
+	got, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "empty" || !errors.Is(got[0].Err, ErrNotModule) || got[1].Name != "good" || got[1].Err != nil {
+		t.Fatalf("List = %+v", got)
+	}
+}
+
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create)", err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("%s differs from golden:\n%s", name, got)
+	}
+}
