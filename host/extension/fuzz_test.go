@@ -3,6 +3,8 @@ package extension
 import (
 	"strings"
 	"testing"
+
+	"github.com/lola-pm/lola/host/audit"
 )
 
 // FuzzParseManifest: whatever the bytes, ParseManifest returns either an
@@ -22,6 +24,9 @@ func FuzzParseManifest(f *testing.F) {
 		}
 		if !ValidName(m.Name()) || m.Version() == "" || len(m.Tiers()) == 0 {
 			t.Fatalf("accepted an invalid manifest: %+v", m)
+		}
+		if _, err := audit.NewExtension(m.Name(), m.Version()); err != nil {
+			t.Fatalf("accepted a manifest the audit log cannot name: %v", err)
 		}
 		if _, err := ParseKind(m.Kind().String()); err != nil {
 			t.Fatalf("kind %q", m.Kind())

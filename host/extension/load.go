@@ -229,3 +229,10 @@ func escapes(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
 }
+
+// AuditIdentity is the identity the audit log records for a run of this
+// extension: its name and version. Add the artifact's digest with
+// audit.Extension.WithArtifact once its bytes are read.
+func (e *Extension) AuditIdentity() (audit.Extension, error) {
+	return audit.NewExtension(e.Name(), e.Version())
+}

@@ -62,6 +62,10 @@ func TestLoadPrefersTier1WhenBothAreBuilt(t *testing.T) {
 	if e.Capabilities().String() != "net.git" || strings.Join(e.Paths().Strings(), ",") != "out" {
 		t.Fatalf("caps %q paths %q", e.Capabilities(), e.Paths().Strings())
 	}
+	id, err := e.AuditIdentity()
+	if err != nil || id.Name() != "x" || id.Version() != "1.2.3" {
+		t.Fatalf("audit identity %v, %v", id, err)
+	}
 	f, err := e.OpenArtifact(Tier1)
 	if err != nil {
 		t.Fatal(err)

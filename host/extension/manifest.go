@@ -7,7 +7,6 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -214,18 +213,17 @@ func validate(raw rawManifest) (*Manifest, error) {
 	return m, nil
 }
 
-// checkVersion accepts printable text without spaces, up to MaxVersionBytes:
-// it is recorded in the audit log and printed, so it must stay one token.
+// checkVersion accepts 1 to MaxVersionBytes of printable ASCII without
+// spaces, slashes or backslashes: the version is recorded in the audit log,
+// whose identity rules (audit.NewExtension) are these, and printed, so it
+// must stay one token and never look like a path.
 func checkVersion(v string) error {
 	if len(v) > MaxVersionBytes {
 		return fmt.Errorf("version: longer than %d bytes", MaxVersionBytes)
 	}
-	if !utf8.ValidString(v) {
-		return errors.New("version: not valid UTF-8")
-	}
-	for _, r := range v {
-		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
-			return fmt.Errorf("version: %s holds a space or an unprintable character", quote(v))
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c <= ' ' || c >= 0x7f || c == '/' || c == '\\' {
+			return fmt.Errorf("version: %s must be printable ASCII without spaces or slashes", quote(v))
 		}
 	}
 	return nil
