@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/pathrule"
 )
 
 func TestExtInfo(t *testing.T) {
@@ -143,4 +146,24 @@ func TestExtInfo(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestExtInfoWithoutOSConfinement renders the report as darwin and windows
+// hosts produce it (this machine cannot run those probes).
+func TestExtInfoWithoutOSConfinement(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "lola-extension.yaml"), []byte("name: t\nversion: 1\nkind: target\nartifacts: {tier1: t.wasm}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "t.wasm"), []byte("w"), 0o644)
+	e, err := extension.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, goos := range []string{"darwin", "windows"} {
+		conf := extension.Confinement{OS: goos, Layers: []audit.Layer{audit.LayerWazero, audit.LayerMemoryLimit, audit.LayerClock}}
+		var out strings.Builder
+		extInfoHuman(&out, newExtInfoReport(e, config.Default(), pathrule.Platform(), conf))
+		if want := "tier-1 layers: wazero, memory-limit, clock (" + goos + " on this host: none: wazero only)"; !strings.Contains(out.String(), want) {
+			t.Errorf("%s: lacks %q:\n%s", goos, want, out.String())
+		}
+	}
 }
