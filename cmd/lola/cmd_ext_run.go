@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -23,138 +22,257 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/host/shim"
 	"github.com/lola-pm/lola/schema"
 )
 
 func init() { extCommands = append(extCommands, newExtRunCmd) }
 
-// Bounds of one `lola ext run`. The plan bounds are plan.DefaultLimits.
+// Bounds of one `lola ext run` beyond the host's own. The plan bounds are
+// plan.DefaultLimits; the child's stderr cap and grace are host/pipeline's.
 const (
 	extRunDefaultTimeout = 30 * time.Second
-	extRunGrace          = time.Second // cleanup after a kill; see host/child
-	extRunStderrCap      = 64 << 10
 	extRunRequestMax     = 16 << 20 // a --request file
 )
 
 type extRunFlags struct {
-	root    string
-	dryRun  bool
-	timeout time.Duration
-	request string
-	json    bool
+	root        string
+	dryRun      bool
+	trustNative bool
+	timeout     time.Duration
+	request     string
+	caps        string
+	fs          string
+	home        string
+	json        bool
 }
 
 func newExtRunCmd() *cobra.Command {
 	var f extRunFlags
 	c := &cobra.Command{
-		Use:   "run --root DIR --dry-run [--timeout D] [--request FILE] [--json] EXT",
-		Short: "Run an extension and show the plan it returns",
+		Use:   "run --root DIR [--dry-run] [--timeout D] [--request FILE] [--caps LIST] [--json] EXT",
+		Short: "Run an extension and validate, log and apply the plan it returns",
 		Long: `Run the extension EXT once: send it a request on stdin, read the plan it
-prints on stdout, and show that plan. The extension never touches the tree
-under --root; only lola would, by applying the plan.
+prints on stdout, then take that plan through every host check and apply it
+atomically under --root (or, with --dry-run, show what would change).
+The extension never touches the tree itself; only lola does, by applying
+the plan.
 
-EXT is, for now, a native executable (a tier-2 extension, in any language).
-It runs with a minimal environment, in an empty scratch directory, under
-the host's limits:
+EXT is a tier-1 module (a .wasm file, run by the confined shim: Landlock
+and seccomp on Linux, wazero with no filesystem, environment, argv or
+network, under a memory ceiling and its own clock) or a tier-2 native
+executable (any language, trusted rather than confined: it runs with a
+minimal environment, in an empty scratch directory). Limits:
   --timeout       the outer deadline from spawn; past it the extension's
-                  process group is killed (default 30s)
+                  process group is killed (default 30s; for a .wasm module
+                  the shim's own clock gets what is left after startup,
+                  compilation and write-out, so its clean "timeout"
+                  diagnostic comes first)
   plan size       64 MiB, 100 000 intents, 16 MiB per string; one byte or
                   intent more and the extension is killed
   stderr          the first 64 KiB are kept as diagnostics, the rest is
                   read and discarded (a noisy log never costs the plan)
+
+--caps grants capabilities (net.http for fetch intents, net.git for clone
+intents; comma-separated; default none). A plan using one that was not
+granted is rejected whole (capability.missing).
 
 Without --request the request has an empty module list:
   {"protocol":1,"operation":"generate","modules":[]}
 --request FILE sends FILE instead ("-" reads it from stdin); it must be a
 request of protocol 1 (unknown fields refused).
 
-Applying plans comes with the executor: today --dry-run is required, and
-nothing under --root is read or written.
+--dry-run shows the plan and the tree diff it would cause and changes
+nothing. A native extension is refused under --dry-run: it runs trusted and
+may act on its own before lola sees its plan, so a dry run could not promise
+that nothing happened. --trust-native runs it anyway, to see its plan.
 
 The plan is printed one intent per line (op, paths, content size and a
 sha256 prefix, never the content itself); --json prints one object:
-  {"extension": NAME, "tier": "native", "outcome": "dry-run"|"extension-failed",
+  {"extension": NAME, "tier": "wasm/tier1"|"native/tier2",
+   "outcome": "committed"|"rolled-back"|"rollback-failed"|"rejected"|"dry-run"|"extension-failed",
    "child": {"outcome": ..., "exit_status": N, "elapsed_ms": N,
              "diagnostics": "...", "diagnostics_truncated": bool},
+   "shim": {"kind": "timeout"|"memory-limit"|..., "code": "..."},
    "intents": [{"index": 0, "op": "write", "path": ..., "size": N, "sha256": ...}],
-   "violations": [{"rule": "plan.too-large", "intents": [], "detail": "..."}]}
+   "violations": [{"rule": "plan.too-large", "intents": [], "detail": "..."}],
+   "changes": [...], "correlation": "..."}
 
-Exit status: 0 the plan was received and shown; 2 usage (bad flags, EXT
-not an executable, bad request file, no --dry-run); 4 the extension failed
-(non-zero exit, killed on the deadline or a plan bound, output that is not
-a plan); 3 its plan was refused by a validation rule the decoder applies
-(remote.method, remote.scheme, remote.url, remote.header).`,
-		Example: `  # Show what an extension would do, without applying anything
-  lola ext run --root . --dry-run ./my-target
+Exit status: 0 applied (or dry run); 2 usage (bad flags, EXT not an
+extension, bad request file, a native extension under --dry-run without
+--trust-native); 3 the plan was rejected (nothing applied); 4 the
+extension failed (non-zero exit, a limit, output that is not a plan;
+nothing applied); 5 applied then rolled back (the tree is pre-plan); 6
+rollback failed (the tree is in neither state).`,
+		Example: `  # Show what a tier-1 extension would do, without applying anything
+  lola ext run --root . --dry-run ./dist/my-target.wasm
 
-  # The same, with a request file and a 5-second deadline, as JSON
-  lola ext run --root ~/project --dry-run --timeout 5s --request req.json --json ./my-target
+  # Apply its plan, with a request file and a 5-second deadline, as JSON
+  lola ext run --root ~/project --timeout 5s --request req.json --json ./dist/my-target.wasm
 
-  # Pipe a request in
-  echo '{"protocol":1,"operation":"install","modules":[]}' | lola ext run --root . --dry-run --request - ./my-target`,
+  # A native extension's plan, accepting that it runs unconfined
+  lola ext run --root . --dry-run --trust-native ./dist/my-target
+
+  # A source extension that may fetch
+  lola ext run --root . --caps net.http ./dist/my-source.wasm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExtRun(cmd, f, args[0])
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.root, "root", "", "directory the plan would apply under (required)")
-	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan without applying it (required for now)")
+	fl.StringVar(&f.root, "root", "", "directory the plan applies under (required)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan and the tree diff; apply nothing")
+	fl.BoolVar(&f.trustNative, "trust-native", false, "allow --dry-run to run a native (unconfined) extension")
 	fl.DurationVar(&f.timeout, "timeout", extRunDefaultTimeout, "outer deadline from spawn, e.g. 500ms, 10s")
 	fl.StringVar(&f.request, "request", "", `request file to send ("-" for stdin); default: an empty module list`)
+	fl.StringVar(&f.caps, "caps", "", "capabilities to grant: net.http, net.git (comma-separated)")
+	fl.StringVar(&f.fs, "fs", pathrule.Auto, "path-equality relation: auto, bytes, darwin, hfsplus, windows, darwin-case-sensitive")
+	fl.StringVar(&f.home, "home", "", "Lola's state directory (default $LOLA_HOME, else ~/.lola)")
 	fl.BoolVar(&f.json, "json", false, "print the result as one JSON object")
 	_ = c.MarkFlagRequired("root")
 	return c
 }
 
 func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
-	if !f.dryRun {
-		return withCode(exitUsage, errors.New("ext run: applying a plan is not available yet; rerun with --dry-run to see the plan without applying it"))
-	}
 	if f.timeout <= 0 {
 		return withCode(exitUsage, fmt.Errorf("ext run: --timeout must be positive, not %s", f.timeout))
 	}
+	if f.fs != pathrule.Auto {
+		if _, err := pathrule.ParseEquality(f.fs); err != nil {
+			return withCode(exitUsage, fmt.Errorf("ext run: --fs: %w", err))
+		}
+	}
 	if st, err := os.Stat(f.root); err != nil || !st.IsDir() {
 		return withCode(exitUsage, fmt.Errorf("ext run: --root %s is not a directory", f.root))
+	}
+	caps, err := capability.ParseSet(f.caps)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("ext run: --caps: %w", err))
 	}
 	ext, err := resolveExtRunTarget(arg)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}
+	if f.dryRun && ext.tier.Native() && !f.trustNative {
+		return withCode(exitUsage, fmt.Errorf("ext run: %s is a native (tier-2) extension: it runs unconfined and may act before lola sees its plan, so --dry-run cannot promise nothing happens; add --trust-native to run it anyway, or build it for tier 1 (lola ext build --tier 1)", extRunShown(ext.name)))
+	}
 	req, err := loadExtRunRequest(f.request, cmd.InOrStdin())
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: --request: %w", err))
 	}
+	st, err := openState(f.home)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
+	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	res, err := ext.run(ctx, req, f.timeout)
+	launched, err := pipeline.RunExtension(ctx, pipeline.Launch{
+		Name: ext.name, Tier: ext.tier, Artifact: ext.path, Caps: caps,
+		Timeout: f.timeout, CacheDir: st.cacheDir(), ExtraEnv: extRunTestEnv,
+	}, req)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
+	}
+	res := launched.Child
+	rep := newExtRunReport(ext, launched)
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	emit := func() error {
+		if f.json {
+			if err := writeJSON(out, rep); err != nil {
+				return withCode(exitInternal, err)
+			}
+			return nil
+		}
+		rep.printHuman(out)
+		extRunPrintDiagnostics(errOut, ext.name, res)
+		return nil
+	}
+	if res.Outcome != child.OutcomePlanReceived {
+		if err := emit(); err != nil {
+			return err
+		}
+		return withCode(extRunExitCode(res), extRunFailure(ext.name, launched))
+	}
+
+	who, err := extRunProposer(ext, caps, launched)
 	if err != nil {
 		return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 	}
-
-	rep := newExtRunReport(ext, res)
-	out := cmd.OutOrStdout()
-	if f.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return withCode(exitInternal, err)
+	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
+	if !f.dryRun {
+		if opts.Log, err = st.openAudit(); err != nil {
+			return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 		}
-	} else {
-		rep.printHuman(out)
-		extRunPrintDiagnostics(cmd.ErrOrStderr(), ext.name, res)
+		defer opts.Log.Close()
+		if opts.Remote, err = st.remoteClient(); err != nil {
+			return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
+		}
 	}
-	if res.Outcome == child.OutcomePlanReceived {
-		return nil
+	pr, err := pipeline.Apply(ctx, f.root, res.Plan, who, opts)
+	if err != nil {
+		if errors.Is(err, pipeline.ErrRelationMismatch) {
+			return withCode(exitUsage, fmt.Errorf("ext run: --fs %s: %w", f.fs, err))
+		}
+		return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 	}
-	return withCode(extRunExitCode(res), extRunFailure(ext.name, res))
+	rep.withPipeline(pr)
+	if err := emit(); err != nil {
+		return err
+	}
+	if !f.json && pr.Outcome == pipeline.OutcomeDryRun {
+		printTreeDiff(out, pr.Changes)
+	}
+	return pipelineExit(pr, f.json, errOut)
 }
 
-// extRunExitCode maps a failed run to the closed set of exit codes.
+// extRunTestEnv is appended to the extension's environment; only tests set
+// it (so that a test binary re-executed as the shim knows to act as lola).
+var extRunTestEnv []string
+
+// extRunProposer is who the audit log names and the checks hold the plan
+// to: the artifact's base name and hash, its tier, the granted capabilities,
+// the confinement the shim reported. An artifact run without a manifest
+// carries no path grant: the user chose the root and the artifact.
+func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched) (pipeline.Proposer, error) {
+	id, err := audit.NewExtension(ext.name, "")
+	if err != nil {
+		if id, err = audit.NewExtension("extension", ""); err != nil {
+			return pipeline.Proposer{}, err
+		}
+	}
+	if sum, err := extRunArtifactHash(ext.path); err == nil {
+		id = id.WithArtifact(sum)
+	}
+	return pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: shimLayers(l.Shim)}, nil
+}
+
+func extRunArtifactHash(path string) ([sha256.Size]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	var sum [sha256.Size]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// extRunExitCode maps a run that produced no plan to the closed set of exit
+// codes.
 //
 // A child's stdout that plan.Decode refuses under a plan.* rule (malformed,
 // unknown field, too large, too many intents, field too large, ...) exits 4,
@@ -182,7 +300,8 @@ func extRunExitCode(res child.Result) int {
 }
 
 // extRunFailure is the one-line message for a run that produced no plan.
-func extRunFailure(name string, res child.Result) error {
+func extRunFailure(name string, l pipeline.Launched) error {
+	res := l.Child
 	var what string
 	switch res.Outcome {
 	case child.OutcomeKilledDeadline, child.OutcomeKilledStdoutBound:
@@ -194,6 +313,9 @@ func extRunFailure(name string, res child.Result) error {
 		}
 	case child.OutcomeExitNonZero:
 		what = "failed"
+		if l.Shim != nil {
+			what = "stopped: " + l.Shim.Outcome.Code()
+		}
 	case child.OutcomeStartFailed:
 		what = "could not be started"
 	case child.OutcomeCanceled:
@@ -201,36 +323,22 @@ func extRunFailure(name string, res child.Result) error {
 	default:
 		what = "ended with " + res.Outcome.String()
 	}
-	if res.Err != nil {
+	if res.Err != nil && l.Shim == nil {
 		what += ": " + res.Err.Error()
+	} else if l.Shim != nil && l.Shim.Outcome.Kind != shim.KindOK {
+		what += " (" + l.Shim.Outcome.Error() + ")"
 	}
-	return fmt.Errorf("extension %s %s (nothing applied)", name, what)
-}
-
-// extRunTier says how an extension runs. Tier-1 modules (.wasm, through the
-// hidden __extension-host shim) and extension directories with manifests
-// join here: resolveExtRunTarget recognises them and extRunTarget.run dispatches.
-type extRunTier uint8
-
-const (
-	extRunTierNative extRunTier = iota + 1 // tier 2: a native executable, trusted, run through host/child
-)
-
-func (t extRunTier) String() string {
-	switch t {
-	case extRunTierNative:
-		return "native"
-	}
-	return "tier(" + strconv.Itoa(int(t)) + ")"
+	return fmt.Errorf("extension %s %s (nothing applied)", extRunShown(name), what)
 }
 
 type extRunTarget struct {
 	name string // base name: what messages and reports show
 	path string // absolute; never shown
-	tier extRunTier
+	tier audit.Tier
 }
 
-// resolveExtRunTarget classifies EXT. Only native executables run today.
+// resolveExtRunTarget classifies EXT: a .wasm file is a tier-1 module, an
+// executable regular file a tier-2 extension.
 func resolveExtRunTarget(arg string) (extRunTarget, error) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
@@ -243,127 +351,88 @@ func resolveExtRunTarget(arg string) (extRunTarget, error) {
 	}
 	switch {
 	case st.IsDir():
-		return extRunTarget{}, fmt.Errorf("extension %s is a directory: extensions with manifests are not supported by ext run yet; pass the executable", arg)
-	case strings.EqualFold(filepath.Ext(abs), ".wasm"):
-		return extRunTarget{}, fmt.Errorf("extension %s is a tier-1 module: running .wasm modules is not supported by ext run yet", arg)
+		return extRunTarget{}, fmt.Errorf("extension %s is a directory: pass its artifact (a .wasm module or an executable)", arg)
 	case !st.Mode().IsRegular():
 		return extRunTarget{}, fmt.Errorf("extension %s is not a regular file", arg)
+	case strings.EqualFold(filepath.Ext(abs), ".wasm"):
+		return extRunTarget{name: strings.TrimSuffix(name, filepath.Ext(name)), path: abs, tier: audit.TierWasm}, nil
 	case runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
 		return extRunTarget{}, fmt.Errorf("extension %s is not executable (chmod +x it)", arg)
 	}
-	return extRunTarget{name: name, path: abs, tier: extRunTierNative}, nil
+	return extRunTarget{name: name, path: abs, tier: audit.TierNative}, nil
 }
 
-// run runs the extension once under the given outer deadline. The error is
-// the host's own failure (no scratch directory); the extension's failures
-// are in the Result.
-func (e extRunTarget) run(ctx context.Context, req []byte, timeout time.Duration) (child.Result, error) {
-	switch e.tier {
-	case extRunTierNative:
-		return extRunNative(ctx, e, req, timeout)
-	}
-	return child.Result{}, fmt.Errorf("tier %s cannot run", e.tier)
-}
-
-// extRunNative runs a tier-2 extension: its own process group, an empty
-// scratch working directory (so a relative path cannot land in the
-// project), and only extRunEnv of the host's environment (so tokens in the
-// host's environment do not leak to it).
-func extRunNative(ctx context.Context, e extRunTarget, req []byte, timeout time.Duration) (child.Result, error) {
-	work, err := os.MkdirTemp("", "lola-ext-run-")
-	if err != nil {
-		return child.Result{}, errors.New("cannot create a scratch directory")
-	}
-	defer os.RemoveAll(work)
-	spec, err := child.NewSpec(child.Config{
-		Path:      e.path,
-		Env:       extRunEnv(),
-		Dir:       work,
-		Stdin:     req,
-		Deadline:  timeout,
-		Grace:     extRunGrace,
-		StderrCap: extRunStderrCap,
-		Stdout:    child.StdoutPlan,
-		Limits:    plan.DefaultLimits(),
-	})
-	if err != nil {
-		return child.Result{}, err
-	}
-	return child.Run(ctx, spec), nil
-}
-
-// extRunEnvKeys are the host variables a native extension inherits: what a
-// program needs to find tools and speak the locale, nothing that tends to
-// hold a credential.
-var extRunEnvKeys = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP"}
-
-func extRunEnv() []string {
-	env := []string{}
-	for _, k := range extRunEnvKeys {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
-}
-
-// loadExtRunRequest returns the request bytes to send: the empty generate request
+// loadExtRunRequest returns the request to send: the empty generate request
 // by default, else the file (or stdin for "-"), checked as a protocol-1
-// request and re-encoded in canonical form.
-func loadExtRunRequest(name string, stdin io.Reader) ([]byte, error) {
+// request.
+func loadExtRunRequest(name string, stdin io.Reader) (schema.Request, error) {
 	if name == "" {
-		return json.Marshal(schema.Request{Protocol: 1, Operation: schema.OperationGenerate, Modules: []schema.Module{}})
+		return schema.Request{Protocol: 1, Operation: schema.OperationGenerate, Modules: []schema.Module{}}, nil
 	}
 	var r io.Reader
 	if name == "-" {
 		r = stdin
 	} else {
-		fh, err := os.Open(name)
+		f, err := os.Open(name)
 		if err != nil {
-			return nil, fmt.Errorf("cannot open %s", name)
+			return schema.Request{}, fmt.Errorf("cannot open %s", filepath.Base(name))
 		}
-		defer fh.Close()
-		r = fh
+		defer f.Close()
+		r = f
 	}
 	b, err := io.ReadAll(io.LimitReader(r, extRunRequestMax+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s", name)
+		return schema.Request{}, fmt.Errorf("cannot read %s", name)
 	}
 	if len(b) > extRunRequestMax {
-		return nil, fmt.Errorf("larger than %d bytes", extRunRequestMax)
+		return schema.Request{}, fmt.Errorf("larger than %d bytes", extRunRequestMax)
 	}
 	var req schema.Request
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return nil, fmt.Errorf("not a request: %v", err)
+		return schema.Request{}, fmt.Errorf("not a request: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not a request: trailing data after the object")
+		return schema.Request{}, errors.New("not a request: trailing data after the object")
 	}
 	if req.Protocol != 1 {
-		return nil, fmt.Errorf("protocol %d; this lola speaks 1", req.Protocol)
+		return schema.Request{}, fmt.Errorf("protocol %d; this lola speaks 1", req.Protocol)
 	}
 	switch req.Operation {
 	case schema.OperationInstall, schema.OperationUninstall, schema.OperationGenerate:
 	default:
-		return nil, fmt.Errorf("unknown operation %q", req.Operation)
+		return schema.Request{}, fmt.Errorf("unknown operation %q", req.Operation)
 	}
 	if req.Modules == nil {
 		req.Modules = []schema.Module{}
 	}
-	return json.Marshal(req)
+	return req, nil
 }
 
 // extRunReport is the result of one ext run, as --json prints it.
 type extRunReport struct {
-	Extension  string            `json:"extension"`
-	Tier       string            `json:"tier"`
-	Outcome    string            `json:"outcome"` // dry-run | extension-failed
-	Child      extRunChild       `json:"child"`
-	Intents    []extRunIntent    `json:"intents"`
-	Violations []extRunViolation `json:"violations,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	Extension   string                `json:"extension"`
+	Tier        string                `json:"tier"`
+	Outcome     string                `json:"outcome"`
+	Child       extRunChild           `json:"child"`
+	Shim        *extRunShim           `json:"shim,omitempty"`
+	Intents     []extRunIntent        `json:"intents"`
+	Violations  []extRunViolation     `json:"violations,omitempty"`
+	Trigger     *rejection.IntentRef  `json:"trigger,omitempty"`
+	Changes     []apply.Change        `json:"changes,omitempty"`
+	Correlation string                `json:"correlation,omitempty"`
+	Recovered   *planApplyRecoveryRep `json:"recovered,omitempty"`
+	Error       string                `json:"error,omitempty"`
+}
+
+// extRunShim is what the tier-1 shim reported: which limit it hit, and the
+// confinement it achieved.
+type extRunShim struct {
+	Kind        shim.Kind         `json:"kind"`
+	Code        string            `json:"code"`
+	Detail      string            `json:"detail,omitempty"`
+	Confinement *shim.Confinement `json:"confinement,omitempty"`
 }
 
 type extRunChild struct {
@@ -398,7 +467,8 @@ type extRunViolation struct {
 	Detail  string      `json:"detail"`
 }
 
-func newExtRunReport(e extRunTarget, res child.Result) extRunReport {
+func newExtRunReport(e extRunTarget, l pipeline.Launched) extRunReport {
+	res := l.Child
 	rep := extRunReport{
 		Extension: e.name,
 		Tier:      e.tier.String(),
@@ -416,8 +486,14 @@ func newExtRunReport(e extRunTarget, res child.Result) extRunReport {
 		s := res.ExitStatus
 		rep.Child.ExitStatus = &s
 	}
+	if l.Shim != nil {
+		rep.Shim = &extRunShim{Kind: l.Shim.Outcome.Kind, Code: l.Shim.Outcome.Code(), Confinement: l.Shim.Confinement}
+		if l.Shim.Outcome.Kind != shim.KindOK {
+			rep.Shim.Detail = l.Shim.Outcome.Error()
+		}
+	}
 	if res.Outcome == child.OutcomePlanReceived {
-		rep.Outcome = "dry-run"
+		rep.Outcome = ""
 		for i := 0; i < res.Plan.Len(); i++ {
 			rep.Intents = append(rep.Intents, extRunDescribe(res.Plan, i))
 		}
@@ -430,6 +506,46 @@ func newExtRunReport(e extRunTarget, res child.Result) extRunReport {
 		rep.Error = res.Err.Error()
 	}
 	return rep
+}
+
+// withPipeline records what the host did with the plan.
+func (rep *extRunReport) withPipeline(pr pipeline.Result) {
+	rep.Outcome = pr.Outcome.String()
+	for _, v := range rejection.All(pr.Err) {
+		if pr.Outcome == pipeline.OutcomeRejected {
+			rep.Violations = append(rep.Violations, extRunViolation{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
+		}
+	}
+	rep.Trigger, rep.Changes = pr.Trigger, pr.Changes
+	if !pr.Correlation.IsZero() {
+		rep.Correlation = pr.Correlation.String()
+	}
+	if pr.Recovered.Kind != apply.RecoveryNone {
+		rep.Recovered = &planApplyRecoveryRep{Kind: pr.Recovered.Kind, Staging: pr.Recovered.Staging}
+	}
+	if pr.Outcome != pipeline.OutcomeRejected && pr.Err != nil {
+		rep.Error = pr.Err.Error()
+	}
+}
+
+// shimLayers maps the confinement the shim reported to the audit log's
+// closed layer vocabulary.
+func shimLayers(r *shim.Report) []audit.Layer {
+	if r == nil || r.Confinement == nil {
+		return nil
+	}
+	c := r.Confinement
+	var out []audit.Layer
+	if c.LandlockFS {
+		out = append(out, audit.LayerLandlockFS)
+	}
+	if c.LandlockTCP {
+		out = append(out, audit.LayerLandlockNet)
+	}
+	if c.Seccomp {
+		out = append(out, audit.LayerSeccomp)
+	}
+	return append(out, audit.LayerWazero, audit.LayerMemoryLimit, audit.LayerClock, audit.LayerProcessGroup)
 }
 
 func extRunDescribe(p *plan.Plan, i int) extRunIntent {
@@ -487,15 +603,18 @@ func extRunRedactURL(s string) string {
 // printHuman prints the report for people: a heading, then one line per
 // intent, every plan string shown safely (quoted if it could mislead).
 func (rep extRunReport) printHuman(w io.Writer) {
-	if rep.Outcome != "dry-run" {
+	if rep.Outcome == "extension-failed" {
 		fmt.Fprintf(w, "extension %s (%s): %s after %dms, no plan\n", extRunShown(rep.Extension), rep.Tier, rep.Child.Outcome, rep.Child.ElapsedMS)
+		if rep.Shim != nil && rep.Shim.Kind != shim.KindOK {
+			fmt.Fprintf(w, "  shim: %s\n", extRunShown(rep.Shim.Detail))
+		}
 		for _, v := range rep.Violations {
 			fmt.Fprintf(w, "  %s: %s\n", v.Rule, extRunShown(v.Detail))
 		}
 		return
 	}
-	fmt.Fprintf(w, "extension %s (%s): plan of %d intent%s, dry run, nothing applied\n",
-		extRunShown(rep.Extension), rep.Tier, len(rep.Intents), extRunPlural(len(rep.Intents)))
+	fmt.Fprintf(w, "extension %s (%s): plan of %d intent%s, %s\n",
+		extRunShown(rep.Extension), rep.Tier, len(rep.Intents), extRunPlural(len(rep.Intents)), extRunOutcomeText(rep.Outcome))
 	for _, in := range rep.Intents {
 		fmt.Fprintf(w, "  %-6s  ", in.Op)
 		switch in.Op {
@@ -534,6 +653,22 @@ func (rep extRunReport) printHuman(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+func extRunOutcomeText(o string) string {
+	switch o {
+	case "dry-run":
+		return "dry run, nothing applied"
+	case "committed":
+		return "applied"
+	case "rejected":
+		return "rejected, nothing applied"
+	case "rolled-back":
+		return "applied and rolled back"
+	case "rollback-failed":
+		return "ROLLBACK FAILED"
+	}
+	return o
 }
 
 // extRunPrintDiagnostics shows the extension's stderr, which is untrusted bytes:

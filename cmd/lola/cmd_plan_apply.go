@@ -8,17 +8,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
-	"github.com/lola-pm/lola/schema"
 )
 
 func init() { planCommands = append(planCommands, newPlanApplyCmd) }
@@ -115,19 +113,6 @@ func planApplyViolations(err error) []planApplyViolation {
 }
 
 // planApplyLogPath is where the audit log lives for this invocation.
-func planApplyLogPath(home string) (string, error) {
-	if home != "" {
-		abs, err := filepath.Abs(home)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Join(abs, audit.FileName), nil
-	}
-	return audit.DefaultPath()
-}
-
-// planFileIdentity names a plan file for the audit log: its base name (never
-// its directory) and the sha256 of its bytes.
 func planFileIdentity(arg string, body []byte) audit.Extension {
 	name := filepath.Base(arg)
 	if arg == "-" {
@@ -152,31 +137,12 @@ func readPlanArg(cmd *cobra.Command, arg string) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	// One byte over the decoder's bound is enough for it to refuse.
 	return io.ReadAll(io.LimitReader(r, plan.DefaultLimits().MaxBytes()+1))
 }
 
 func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	rep := planApplyReport{Violations: []planApplyViolation{}}
-	finish := func(code int, err error) error {
-		if f.json {
-			if err != nil && rep.Error == "" && rep.Outcome != "rejected" {
-				rep.Error = err.Error()
-			}
-			if jerr := writeJSON(out, rep); jerr != nil {
-				return withCode(exitInternal, jerr)
-			}
-		}
-		if code == exitOK {
-			return nil
-		}
-		if f.json && err != nil {
-			return withCode(code, errors.New(""))
-		}
-		return withCode(code, err)
-	}
-
 	if f.fs != pathrule.Auto {
 		if _, err := pathrule.ParseEquality(f.fs); err != nil {
 			return withCode(exitUsage, fmt.Errorf("plan apply: --fs: %w", err))
@@ -189,157 +155,77 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
 	}
-	ident := planFileIdentity(arg, body)
-	absRoot, err := filepath.Abs(f.root)
+	who := pipeline.Proposer{Extension: planFileIdentity(arg, body), Tier: audit.TierPlanFile}
+	st, err := openState(f.home)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("plan apply: --root: %w", err))
+		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
 	}
-
-	// The audit log: a plan that cannot be logged is not applied.
-	var log *audit.Log
+	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
 	if !f.dryRun {
-		path, err := planApplyLogPath(f.home)
-		if err != nil {
-			return finish(exitInternal, fmt.Errorf("plan apply: audit log: %w", err))
+		if opts.Log, err = st.openAudit(); err != nil {
+			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
 		}
-		if log, err = audit.Open(path); err != nil {
-			return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
+		defer opts.Log.Close()
+		if opts.Remote, err = st.remoteClient(); err != nil {
+			return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
 		}
-		defer log.Close()
-	}
-	reject := func(p *plan.Plan, corr audit.Correlation, err error) error {
-		rep.Outcome, rep.Violations = "rejected", planApplyViolations(err)
-		if log != nil {
-			var intents []audit.IntentRecord
-			if p != nil {
-				intents, _ = audit.IntentsFromPlan(p)
-			}
-			if _, lerr := log.Rejected(audit.Rejection{Extension: ident, Tier: audit.TierPlanFile, Err: err, Intents: intents, Correlation: corr}); lerr != nil {
-				fmt.Fprintln(errOut, "lola: warning: the rejection could not be logged:", lerr)
-			}
-		}
-		if !f.json {
-			fmt.Fprintln(errOut, "plan rejected; nothing was applied:")
-			for _, v := range rejection.All(err) {
-				fmt.Fprintln(errOut, "  "+v.Error())
-			}
-			return withCode(exitRejected, errors.New(""))
-		}
-		return finish(exitRejected, err)
 	}
 
 	p, err := plan.Decode(bytes.NewReader(body), plan.DefaultLimits())
-	if err != nil {
-		if len(rejection.All(err)) > 0 {
-			return reject(nil, audit.Correlation{}, err)
+	var pr pipeline.Result
+	switch {
+	case err != nil && len(rejection.All(err)) > 0:
+		// Refused before it was a plan: logged like every rejection.
+		pr = pipeline.Result{Outcome: pipeline.OutcomeRejected, Err: err}
+		if opts.Log != nil {
+			if _, lerr := opts.Log.Rejected(audit.Rejection{Extension: who.Extension, Tier: who.Tier, Err: err}); lerr != nil {
+				fmt.Fprintln(errOut, "lola: warning: the rejection could not be logged:", lerr)
+			}
 		}
-		return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
-	}
-
-	root, err := fsroot.Open(absRoot)
-	if err != nil {
-		return withCode(exitUsage, errors.New("plan apply: --root cannot be opened"))
-	}
-	defer root.Close()
-	obs := &auditObserver{log: log, ident: ident, plan: p, root: audit.NewRootID(absRoot), errOut: errOut}
-	s, err := apply.Begin(root, apply.Options{Observer: obs})
-	if err != nil {
-		var re *apply.RecoveryError
-		if !errors.As(err, &re) {
-			return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
-		}
-		logRecovery(log, re.Report, err, errOut)
-		return finish(exitRollbackFailed, fmt.Errorf("plan apply: an interrupted apply could not be recovered; the tree is in neither state (run 'lola recover --root DIR'): %w", err))
-	}
-	defer s.Close()
-	if rec := s.Recovered(); rec.Kind != apply.RecoveryNone {
-		rep.Recovered = &planApplyRecoveryRep{Kind: rec.Kind, Staging: rec.Staging}
-		logRecovery(log, rec, nil, errOut)
-		if !f.json {
-			fmt.Fprintf(errOut, "lola: recovered an interrupted apply first: %s\n", rec.Kind)
+	case err != nil:
+		return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
+	default:
+		pr, err = pipeline.Apply(cmd.Context(), f.root, p, who, opts)
+		if err != nil {
+			if errors.Is(err, pipeline.ErrRelationMismatch) {
+				return withCode(exitUsage, fmt.Errorf("plan apply: --fs %s: %w", f.fs, err))
+			}
+			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
 		}
 	}
 
-	eq, err := planApplyRelation(s, f.fs)
-	if err != nil {
-		return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
+	rep.Outcome = pr.Outcome.String()
+	rep.Valid = pr.Outcome != pipeline.OutcomeRejected
+	if pr.Outcome == pipeline.OutcomeRejected {
+		rep.Violations = planApplyViolations(pr.Err)
+	} else if pr.Err != nil {
+		rep.Error = pr.Err.Error()
 	}
-	v, err := pathrule.Validate(p, eq)
-	if err != nil {
-		if len(rejection.All(err)) > 0 {
-			return reject(p, audit.Correlation{}, err)
-		}
-		return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
+	rep.Trigger = pr.Trigger
+	if pr.Outcome == pipeline.OutcomeDryRun {
+		rep.Changes = pr.Changes
 	}
-	prep, err := s.Prepare(v, p)
-	if err != nil {
-		if len(rejection.All(err)) > 0 {
-			return reject(p, audit.Correlation{}, err)
-		}
-		if errors.Is(err, apply.ErrRelationMismatch) {
-			return finish(exitUsage, fmt.Errorf("plan apply: --fs %s: %w", f.fs, err))
-		}
-		return finish(exitInternal, fmt.Errorf("plan apply: %w", err))
-	}
-	rep.Valid = true
-	if f.dryRun {
-		rep.Outcome, rep.Changes = "dry-run", prep.Changes()
-		if err := prep.Discard(); err != nil {
-			return finish(exitInternal, err)
-		}
+	if pr.Recovered.Kind != apply.RecoveryNone {
+		rep.Recovered = &planApplyRecoveryRep{Kind: pr.Recovered.Kind, Staging: pr.Recovered.Staging}
 		if !f.json {
-			printTreeDiff(out, prep.Changes())
+			fmt.Fprintf(errOut, "lola: recovered an interrupted apply first: %s\n", pr.Recovered.Kind)
 		}
-		return finish(exitOK, nil)
 	}
-
-	res := s.Commit(prep)
-	rep.Outcome = res.Outcome.String()
-	if res.Trigger >= 0 {
-		rep.Trigger = &rejection.IntentRef{Index: res.Trigger, Op: res.TriggerOp}
-	}
-	switch res.Outcome {
-	case apply.OutcomeCommitted:
-		if !f.json {
+	if f.json {
+		if err := writeJSON(out, rep); err != nil {
+			return withCode(exitInternal, err)
+		}
+	} else {
+		switch pr.Outcome {
+		case pipeline.OutcomeDryRun:
+			printTreeDiff(out, pr.Changes)
+		case pipeline.OutcomeCommitted:
 			fmt.Fprintf(out, "committed %d intents\n", p.Len())
 		}
-		return finish(exitOK, nil)
-	case apply.OutcomeRolledBack:
-		return finish(exitRolledBack, fmt.Errorf("plan apply: %s; rolled back, the tree is as it was before the plan", describeFailure(res)))
-	default:
-		return finish(exitRollbackFailed, fmt.Errorf("ROLLBACK FAILED: %s, and undoing it failed (%v). The tree under --root is in NEITHER the pre-plan NOR the post-plan state. Run 'lola recover --root DIR'; the staging directory has been kept", describeFailure(res), res.RollbackErr))
 	}
+	return pipelineExit(pr, f.json, errOut)
 }
 
-func describeFailure(res apply.Result) string {
-	what := "the apply failed"
-	if res.Trigger >= 0 {
-		what = fmt.Sprintf("intent #%d (%s) failed", res.Trigger, res.TriggerOp)
-	}
-	if res.Cause != nil {
-		what += ": " + res.Cause.Error()
-	}
-	return what
-}
-
-// planApplyRelation is the relation named by --fs, or under auto the one
-// the root's filesystem was observed to use.
-func planApplyRelation(s *apply.Session, name string) (pathrule.Equality, error) {
-	if name != pathrule.Auto {
-		return pathrule.ParseEquality(name)
-	}
-	fnd, err := s.Probe()
-	if err != nil {
-		return nil, err
-	}
-	return pathrule.ForFindings(pathrule.Findings{
-		CaseInsensitive:          fnd.CaseInsensitive || fnd.CasefoldFlag,
-		NormalizationInsensitive: fnd.NormalizationInsensitive,
-		IgnoresIgnorable:         fnd.IgnoresIgnorable,
-	}), nil
-}
-
-// printTreeDiff renders a dry run for people.
 func printTreeDiff(w io.Writer, changes []apply.Change) {
 	counts := map[apply.ChangeKind]int{}
 	for _, c := range changes {
@@ -382,90 +268,3 @@ func sizeText(n int64) string {
 }
 
 // auditObserver writes an apply's trail into the audit log.
-type auditObserver struct {
-	log    *audit.Log
-	ident  audit.Extension
-	plan   *plan.Plan
-	root   audit.RootID
-	corr   audit.Correlation
-	errOut io.Writer
-	ops    map[int]schema.Op
-}
-
-func (o *auditObserver) Begin(intents []apply.ResolvedIntent) error {
-	o.ops = map[int]schema.Op{}
-	for _, in := range intents {
-		o.ops[in.Index] = in.Op
-	}
-	if o.log == nil {
-		return errors.New("no audit log")
-	}
-	recs, err := audit.IntentsFromPlan(o.plan)
-	if err != nil {
-		return err
-	}
-	o.corr, err = o.log.Begin(audit.PlanRecord{Extension: o.ident, Tier: audit.TierPlanFile, Root: o.root, Intents: recs})
-	return err
-}
-
-func (o *auditObserver) Tag() string { return o.corr.String() }
-
-func (o *auditObserver) Event(e apply.Event) {
-	if o.corr.IsZero() {
-		return
-	}
-	ref := rejection.IntentRef{Index: e.Intent, Op: o.ops[e.Intent]}
-	if err := o.log.Event(o.corr, audit.Step(audit.EventKind(e.Kind), ref, e.Path)); err != nil {
-		fmt.Fprintln(o.errOut, "lola: warning: audit event not logged:", err)
-	}
-}
-
-func (o *auditObserver) Outcome(r apply.Result) {
-	if o.corr.IsZero() {
-		return
-	}
-	ref := rejection.IntentRef{Index: r.Trigger, Op: r.TriggerOp}
-	var out audit.Outcome
-	switch {
-	case r.Outcome == apply.OutcomeCommitted:
-		out = audit.Committed()
-	case r.Outcome == apply.OutcomeRolledBack && r.Trigger >= 0:
-		out = audit.RolledBack(ref, r.Cause)
-	case r.Outcome == apply.OutcomeRolledBack:
-		out = audit.RolledBackUnattributed(r.Cause)
-	case r.Trigger >= 0:
-		out = audit.RollbackFailed(ref, r.RollbackErr)
-	default:
-		out = audit.RollbackFailedUnattributed(r.RollbackErr)
-	}
-	if err := o.log.Outcome(o.corr, out); err != nil {
-		fmt.Fprintln(o.errOut, "lola: WARNING: the outcome could not be logged:", err)
-	}
-}
-
-// logRecovery records what recovery did under the interrupted apply's
-// correlation id, when its journal named one.
-func logRecovery(log *audit.Log, rec apply.RecoveryReport, err error, errOut io.Writer) {
-	if log == nil || rec.Tag == "" {
-		return
-	}
-	corr, perr := audit.ParseCorrelation(rec.Tag)
-	if perr != nil {
-		return
-	}
-	var out audit.Outcome
-	switch rec.Kind {
-	case apply.RecoveryCompleted:
-		out = audit.Committed().Recovered()
-	case apply.RecoveryRolledBack, apply.RecoveryDiscarded:
-		out = audit.RecoveredRolledBack()
-	case apply.RecoveryFailed:
-		out = audit.RollbackFailedUnattributed(err).Recovered()
-	default:
-		return
-	}
-	log.Event(corr, audit.RecoveryStarted())
-	if lerr := log.Outcome(corr, out); lerr != nil {
-		fmt.Fprintln(errOut, "lola: warning: the recovery could not be logged:", strings.TrimSpace(lerr.Error()))
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/pipeline"
 )
 
 func init() { topCommands = append(topCommands, newRecoverCmd) }
@@ -50,15 +51,15 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 			}
 			defer r.Close()
 			var log *audit.Log
-			if path, err := planApplyLogPath(home); err == nil {
-				if log, err = audit.Open(path); err == nil {
+			if st, err := openState(home); err == nil {
+				if log, err = st.openAudit(); err == nil {
 					defer log.Close()
 				} else {
 					fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
 				}
 			}
 			rep, rerr := apply.Recover(r)
-			logRecovery(log, rep, rerr, cmd.ErrOrStderr())
+			pipeline.LogRecovery(log, rep, rerr, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning:", s) })
 			code := exitOK
 			var re *apply.RecoveryError
 			switch {

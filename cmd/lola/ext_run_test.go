@@ -15,6 +15,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/pipeline"
 )
 
 // TestExtRun drives `lola ext run` in-process through run(), against real
@@ -22,23 +26,31 @@ import (
 // linked under one name per behaviour (it picks its behaviour from its name,
 // since ext run passes it neither arguments nor the test's environment).
 func TestExtRun(t *testing.T) {
+	t.Setenv("LOLA_HOME", t.TempDir())
 	fx := extRunFixtures(t)
 	root := t.TempDir()
-	// A file under root proves nothing touches the tree in a dry run.
+	// A file under root proves nothing touches the tree in a dry run; a/x
+	// is what the fixture's rename moves.
 	if err := os.WriteFile(filepath.Join(root, "keep"), []byte("before"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "a"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "x"), []byte("moved"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	defer extRunAssertTreeUnchanged(t, root)
 
 	t.Run("plan-human", func(t *testing.T) {
-		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("good"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good"))
 		if code != exitOK {
 			t.Fatalf("exit %d, stderr %s", code, errOut)
 		}
 		req := extRunDefaultRequest(t)
 		sum := sha256.Sum256(req)
 		for _, want := range []string{
-			"extension good (native): plan of 6 intents, dry run, nothing applied",
+			"extension good (native/tier2): plan of 6 intents, dry run, nothing applied",
 			"write   echo/request.json  " + strconv.Itoa(len(req)) + " B  sha256:" + hex.EncodeToString(sum[:])[:12],
 			"write   bin/tool  15 B  sha256:",
 			"base64  executable",
@@ -62,12 +74,12 @@ func TestExtRun(t *testing.T) {
 	})
 
 	t.Run("plan-json", func(t *testing.T) {
-		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json", fx("good"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--json", fx("good"))
 		if code != exitOK {
 			t.Fatalf("exit %d, stderr %s", code, errOut)
 		}
 		rep := extRunDecodeReport(t, out)
-		if rep.Outcome != "dry-run" || rep.Tier != "native" || rep.Child.Outcome.String() != "plan-received" || len(rep.Intents) != 6 {
+		if rep.Outcome != "dry-run" || rep.Tier != "native/tier2" || rep.Child.Outcome.String() != "plan-received" || len(rep.Intents) != 6 {
 			t.Fatalf("report %+v", rep)
 		}
 		if rep.Child.ExitStatus == nil || *rep.Child.ExitStatus != 0 || !rep.Child.Reaped {
@@ -92,7 +104,7 @@ func TestExtRun(t *testing.T) {
 		}
 		want := sha256.Sum256([]byte(body)) // already canonical
 		for _, args := range [][]string{{"--request", file}, {"--request", "-"}} {
-			code, out, errOut := extRunLola(t, strings.NewReader(body), append([]string{"ext", "run", "--root", root, "--dry-run", "--json", fx("good")}, args...)...)
+			code, out, errOut := extRunLola(t, strings.NewReader(body), append([]string{"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--json", fx("good")}, args...)...)
 			if code != exitOK {
 				t.Fatalf("%v: exit %d, stderr %s", args, code, errOut)
 			}
@@ -107,7 +119,7 @@ func TestExtRun(t *testing.T) {
 			"trailing":      `{"protocol":1,"operation":"install","modules":[]} {}`,
 			"not json":      `modules: []`,
 		} {
-			code, _, errOut := extRunLola(t, strings.NewReader(bad), "ext", "run", "--root", root, "--dry-run", "--request", "-", fx("good"))
+			code, _, errOut := extRunLola(t, strings.NewReader(bad), "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--request", "-", fx("good"))
 			if code != exitUsage || !strings.Contains(errOut, "--request") {
 				t.Errorf("%s: exit %d (%s), want %d", name, code, errOut, exitUsage)
 			}
@@ -123,33 +135,33 @@ func TestExtRun(t *testing.T) {
 			}
 		}
 		cases := map[string][]string{
-			"no --dry-run":    {"ext", "run", "--root", root, fx("good")},
-			"no --root":       {"ext", "run", "--dry-run", fx("good")},
-			"root not a dir":  {"ext", "run", "--root", fx("good"), "--dry-run", fx("good")},
-			"missing ext":     {"ext", "run", "--root", root, "--dry-run", filepath.Join(root, "nope")},
-			"ext is a dir":    {"ext", "run", "--root", root, "--dry-run", root},
-			"tier-1 module":   {"ext", "run", "--root", root, "--dry-run", wasm},
-			"zero timeout":    {"ext", "run", "--root", root, "--dry-run", "--timeout", "0s", fx("good")},
-			"two extensions":  {"ext", "run", "--root", root, "--dry-run", fx("good"), fx("good")},
-			"missing request": {"ext", "run", "--root", root, "--dry-run", "--request", filepath.Join(root, "nope.json"), fx("good")},
+			"native dry run, untrusted": {"ext", "run", "--root", root, "--dry-run", fx("good")},
+			"unknown capability":        {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "fs.write", fx("good")},
+			"no --root":       {"ext", "run", "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good")},
+			"root not a dir":  {"ext", "run", "--root", fx("good"), "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good")},
+			"missing ext":     {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", filepath.Join(root, "nope")},
+			"ext is a dir":    {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", root},
+			"zero timeout":    {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--timeout", "0s", fx("good")},
+			"two extensions":  {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good"), fx("good")},
+			"missing request": {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--request", filepath.Join(root, "nope.json"), fx("good")},
 		}
 		if runtime.GOOS != "windows" {
-			cases["not executable"] = []string{"ext", "run", "--root", root, "--dry-run", notExec}
+			cases["not executable"] = []string{"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", notExec}
 		}
 		for name, args := range cases {
 			if code, _, errOut := extRunLola(t, nil, args...); code != exitUsage {
 				t.Errorf("%s: exit %d (%s), want %d", name, code, errOut, exitUsage)
 			}
 		}
-		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, fx("good"))
-		if code != exitUsage || !strings.Contains(errOut, "--dry-run") {
-			t.Errorf("without --dry-run: exit %d, %q", code, errOut)
+		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("good"))
+		if code != exitUsage || !strings.Contains(errOut, "--trust-native") {
+			t.Errorf("a native extension under --dry-run: exit %d, %q", code, errOut)
 		}
 	})
 
 	t.Run("help-teaches", func(t *testing.T) {
 		code, out, _ := extRunLola(t, nil, "ext", "run", "--help")
-		for _, want := range []string{"Examples:", "lola ext run --root . --dry-run ./my-target", "--request -", "--timeout", "Exit codes:"} {
+		for _, want := range []string{"Examples:", "lola ext run --root . --dry-run ./dist/my-target.wasm", "--trust-native", "--request", "--caps", "--timeout", "Exit codes:"} {
 			if code != exitOK || !strings.Contains(out, want) {
 				t.Errorf("--help (exit %d) lacks %q", code, want)
 			}
@@ -157,8 +169,9 @@ func TestExtRun(t *testing.T) {
 	})
 
 	t.Run("hostile-strings-escaped", func(t *testing.T) {
-		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("hostile"))
-		if code != exitOK {
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("hostile"))
+		// The plan is shown, then refused: a control character in a path.
+		if code != exitRejected || !strings.Contains(errOut, "path.invalid: intent #0 (delete)") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		if strings.ContainsRune(out+errOut, 0x1b) {
@@ -171,7 +184,7 @@ func TestExtRun(t *testing.T) {
 
 	t.Run("environment-minimal", func(t *testing.T) {
 		t.Setenv("LOLA_TEST_SECRET_TOKEN", "s3cr3t")
-		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", fx("env"))
+		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("env"))
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -200,7 +213,7 @@ func TestExtRun(t *testing.T) {
 	for _, c := range lifecycle {
 		t.Run("lifecycle-"+c.fixture, func(t *testing.T) {
 			start := time.Now()
-			code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json",
+			code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--json",
 				"--timeout", timeout.String(), fx(c.fixture))
 			wall := time.Since(start)
 			rep := extRunDecodeReport(t, out)
@@ -208,8 +221,8 @@ func TestExtRun(t *testing.T) {
 			if code != c.code {
 				t.Fatalf("exit %d, want %d (stderr %s)", code, c.code, errOut)
 			}
-			if wall > timeout+extRunGrace {
-				t.Fatalf("returned after %s, past the deadline plus grace %s", wall, timeout+extRunGrace)
+			if wall > timeout+child.DefaultGrace {
+				t.Fatalf("returned after %s, past the deadline plus grace %s", wall, timeout+child.DefaultGrace)
 			}
 			if rep.Outcome != "extension-failed" || rep.Child.Outcome.String() != c.childOutcome || len(rep.Intents) != 0 {
 				t.Fatalf("report %+v", rep)
@@ -227,7 +240,7 @@ func TestExtRun(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--json", fx("flood"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--json", fx("flood"))
 		runtime.ReadMemStats(&after)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
@@ -236,8 +249,8 @@ func TestExtRun(t *testing.T) {
 		if len(rep.Intents) != 1 || !rep.Child.DiagnosticsTruncated || !strings.Contains(rep.Child.Diagnostics, "[lola: output truncated]") {
 			t.Fatalf("plan kept %d intents, truncated %v", len(rep.Intents), rep.Child.DiagnosticsTruncated)
 		}
-		if len(rep.Child.Diagnostics) > extRunStderrCap+128 {
-			t.Fatalf("diagnostics %d bytes, cap %d", len(rep.Child.Diagnostics), extRunStderrCap)
+		if len(rep.Child.Diagnostics) > pipeline.NativeStderrCap+128 {
+			t.Fatalf("diagnostics %d bytes, cap %d", len(rep.Child.Diagnostics), pipeline.NativeStderrCap)
 		}
 		// 300 MiB went through stderr; holding it would allocate that much.
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
@@ -302,7 +315,11 @@ func extRunDecodeReport(t *testing.T, out string) extRunReport {
 
 func extRunDefaultRequest(t *testing.T) []byte {
 	t.Helper()
-	b, err := loadExtRunRequest("", nil)
+	req, err := loadExtRunRequest("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,10 +351,18 @@ func extRunAssertTreeUnchanged(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 || entries[0].Name() != "keep" {
-		t.Fatalf("the dry runs changed the tree: %v", entries)
+	var names []string
+	for _, e := range entries {
+		if e.Name() != apply.LockName { // the executor's lock file persists, empty, by design
+			names = append(names, e.Name())
+		}
 	}
-	if b, err := os.ReadFile(filepath.Join(root, "keep")); err != nil || string(b) != "before" {
-		t.Fatalf("the dry runs changed a file: %q %v", b, err)
+	if strings.Join(names, " ") != "a keep" {
+		t.Fatalf("the dry runs changed the tree: %v", names)
+	}
+	for file, want := range map[string]string{"keep": "before", "a/x": "moved"} {
+		if b, err := os.ReadFile(filepath.Join(root, file)); err != nil || string(b) != want {
+			t.Fatalf("the dry runs changed %s: %q %v", file, b, err)
+		}
 	}
 }

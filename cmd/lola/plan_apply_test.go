@@ -173,17 +173,20 @@ func TestPlanApplyRejectsSymlinkAndLogsRule(t *testing.T) {
 	}
 }
 
-func TestPlanApplyRollsBackFetchWithoutRemote(t *testing.T) {
+// TestPlanApplyRollsBackAFailedFetch: the fetch fails at apply time (its
+// name cannot resolve: .invalid never does), after the delete and the write
+// were staged; the whole plan rolls back naming the fetch.
+func TestPlanApplyRollsBackAFailedFetch(t *testing.T) {
 	root, home, planFile := applyFixture(t, `{"protocol":1,"intents":[
 		{"op":"delete","path":"skills/foo"},
 		{"op":"write","path":"skills/foo/SKILL.md","content":"x"},
-		{"op":"fetch","url":"https://example.org/x.tgz","dest":"vendor/x.tgz"}]}`)
+		{"op":"fetch","url":"https://nothing.invalid/x.tgz","dest":"vendor/x.tgz"}]}`)
 	before := listTree(t, root)
 	code, out, errs := runApplyCLI(t, "", "plan", "apply", "--root", root, "--home", home, planFile)
 	if code != exitRolledBack {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
-	if !strings.Contains(errs, "intent #2 (fetch)") || !strings.Contains(errs, "no remote executor configured") {
+	if !strings.Contains(errs, "intent #2 (fetch)") || !strings.Contains(errs, "remote.destination") {
 		t.Fatalf("message %q", errs)
 	}
 	if after := listTree(t, root); after != before {

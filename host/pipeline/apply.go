@@ -104,7 +104,7 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 	if err != nil {
 		var re *apply.RecoveryError
 		if errors.As(err, &re) {
-			logRecovery(o.Log, re.Report, err, warn)
+			LogRecovery(o.Log, re.Report, err, warn)
 			return Result{Outcome: OutcomeRollbackFailed, Recovered: re.Report, RollbackErr: err}, nil
 		}
 		return Result{}, err
@@ -112,7 +112,7 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 	defer s.Close()
 	res := Result{Recovered: s.Recovered()}
 	if res.Recovered.Kind != apply.RecoveryNone {
-		logRecovery(o.Log, res.Recovered, nil, warn)
+		LogRecovery(o.Log, res.Recovered, nil, warn)
 	}
 
 	eq, err := Relation(s, o.FS)

@@ -54,9 +54,9 @@ type Launched struct {
 // Plan is the plan the extension returned, or nil.
 func (l Launched) Plan() *plan.Plan { return l.Child.Plan }
 
-// Stderr caps: a tier-1 shim's report must survive, a tier-2 child's
-// diagnostics are bounded like any.
-const nativeStderrCap = 64 << 10
+// NativeStderrCap is how much of a tier-2 extension's stderr is kept as
+// diagnostics (the shim sets its own, so its report survives).
+const NativeStderrCap = 64 << 10
 
 // nativeEnvKeys are the host variables a native extension inherits: what a
 // program needs to find tools and speak the locale, nothing that tends to
@@ -140,7 +140,7 @@ func runNative(ctx context.Context, l Launch, body []byte) (Launched, error) {
 	}
 	spec, err := child.NewSpec(child.Config{
 		Path: l.Artifact, Env: append(nativeEnv(), l.ExtraEnv...), Dir: work, Stdin: body,
-		Deadline: deadline, Grace: child.DefaultGrace, StderrCap: nativeStderrCap,
+		Deadline: deadline, Grace: child.DefaultGrace, StderrCap: NativeStderrCap,
 		Stdout: child.StdoutPlan, Limits: plan.DefaultLimits(),
 	})
 	if err != nil {

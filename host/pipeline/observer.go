@@ -106,9 +106,9 @@ func (o *observer) Outcome(r apply.Result) {
 	}
 }
 
-// logRecovery records, against the interrupted apply's own correlation id,
+// LogRecovery records, against the interrupted apply's own correlation id,
 // how recovery left the tree.
-func logRecovery(log *audit.Log, rec apply.RecoveryReport, err error, warn func(string)) {
+func LogRecovery(log *audit.Log, rec apply.RecoveryReport, err error, warn func(string)) {
 	if log == nil || rec.Tag == "" {
 		return
 	}

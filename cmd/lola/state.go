@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/remote"
+)
+
+// lolaState is Lola's state directory and what is read from it: the
+// configuration, the audit log's path, and the remote client that performs
+// fetch and clone under the configured policy.
+type lolaState struct {
+	home string
+	cfg  *config.Config
+}
+
+// openState resolves the state directory (--home, else $LOLA_HOME, else
+// ~/.lola) and loads config.yaml strictly (absent means defaults).
+func openState(home string) (*lolaState, error) {
+	if home == "" {
+		h, err := config.Home()
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(abs)
+	if err != nil {
+		return nil, fmt.Errorf("config.yaml: %w", err)
+	}
+	return &lolaState{home: abs, cfg: cfg}, nil
+}
+
+func (s *lolaState) auditPath() string { return filepath.Join(s.home, audit.FileName) }
+
+func (s *lolaState) openAudit() (*audit.Log, error) { return audit.Open(s.auditPath()) }
+
+func (s *lolaState) cacheDir() string { return filepath.Join(s.home, config.CacheDir) }
+
+// remoteClient builds the fetch/clone client from the configuration,
+// credentials and cache under the state directory.
+func (s *lolaState) remoteClient() (*remote.Client, error) {
+	o, err := remote.OptionsFromHome(s.home, s.cfg, remote.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	return remote.New(o)
+}
