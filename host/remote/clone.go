@@ -110,8 +110,12 @@ func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (
 	if err != nil {
 		return CloneReport{}, err
 	}
-	wt := &countingFS{Filesystem: osfs.New(dir, osfs.WithBoundOS()), s: s}
-	dot := &countingFS{Filesystem: osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS()), s: s}
+	root, stillPinned, err := stagingRoot(dir)
+	if err != nil {
+		return CloneReport{}, fmt.Errorf("clone: intent #%d: %w", s.ref.Index, err)
+	}
+	wt := &countingFS{Filesystem: osfs.New(root, osfs.WithBoundOS()), s: s}
+	dot := &countingFS{Filesystem: osfs.New(filepath.Join(root, git.GitDirName), osfs.WithBoundOS()), s: s}
 	st := filesystem.NewStorage(dot, cache.NewObjectLRUDefault())
 	opts := &git.CloneOptions{
 		URL:               remoteURL,
@@ -141,6 +145,9 @@ func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (
 	head, err := repo.Head()
 	if err != nil {
 		return CloneReport{}, err
+	}
+	if err := stillPinned(); err != nil {
+		return CloneReport{}, fmt.Errorf("clone: intent #%d: %w", s.ref.Index, err)
 	}
 	return CloneReport{Ref: string(refName), Commit: head.Hash().String()}, nil
 }
@@ -282,6 +289,37 @@ func withSession(ctx context.Context, s *cloneSession) context.Context {
 func sessionFrom(ctx context.Context) *cloneSession {
 	s, _ := ctx.Value(sessionKey{}).(*cloneSession)
 	return s
+}
+
+// stagingRoot returns the path the clone writes under, and a check that
+// the path still names the directory dir named when the clone began. dir
+// may be a descriptor-derived name (/proc/self/fd/N, from
+// host/fsroot.Dir.ProcPath), which the kernel pins to the directory the
+// executor validated; go-billy cannot use one as a base (BoundOS and its
+// chroot helper both evaluate the magic link and then refuse names beneath
+// it as outside), so the link is read once into the directory's current
+// path, and the check, run after the clone, refuses the result if that path
+// no longer leads to the pinned directory (an ancestor was swapped while the
+// clone ran). Beneath the root, BoundOS resolves every name without letting
+// a symlink lead out, go-git refuses tree paths with "." or ".." components
+// or .git disguises, and countingFS refuses every symlink.
+func stagingRoot(dir string) (string, func() error, error) {
+	if !strings.HasPrefix(dir, "/proc/self/fd/") {
+		return dir, func() error { return nil }, nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", nil, errors.New("the staging directory cannot be resolved")
+	}
+	check := func() error {
+		a, err1 := os.Stat(dir)
+		b, err2 := os.Stat(real)
+		if err1 != nil || err2 != nil || !os.SameFile(a, b) {
+			return errors.New("the staging directory was moved while the clone ran")
+		}
+		return nil
+	}
+	return real, check, check()
 }
 
 // emptyDir accepts an absent directory (creating it, and reporting so) or
