@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/rejection"
+)
+
+func init() { topCommands = append(topCommands, newModCmd) }
+
+// modCommands are the `lola mod` subcommands; each file registers its own.
+var modCommands []func() *cobra.Command
+
+func newModCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "mod",
+		Short: "Add, list, inspect and remove modules in the module store",
+		Long: `A module is a folder of skills, commands, agents and instructions, laid out
+as today's Lola lays it out (content in module/ when present, else the root):
+
+  skills/<name>/SKILL.md   a skill (or one SKILL.md at the root: a single skill)
+  commands/<name>.md       a slash command
+  agents/<name>.md         a subagent
+  AGENTS.md                instructions (non-empty)
+  mcps.json                MCP servers ("mcpServers")
+  lola.yaml                install hooks (hooks: {pre-install: ..., post-install: ...})
+
+Modules are kept in $LOLA_HOME/modules/<name>/ (default ~/.lola), private
+to the user (0700).`,
+		Example: `  lola mod add ./my-skills
+  lola mod add https://github.com/user/my-skills.git --ref v1.0.0
+  lola mod ls
+  lola mod info my-skills
+  lola mod rm my-skills`,
+	}
+	for _, sub := range modCommands {
+		c.AddCommand(sub())
+	}
+	return c
+}
+
+// modStore opens the module store under $LOLA_HOME.
+func modStore() (*module.Store, string, error) {
+	home, err := config.Home()
+	if err != nil {
+		return nil, "", withCode(exitUsage, err)
+	}
+	s, err := module.OpenStore(home)
+	if err != nil {
+		return nil, "", withCode(exitInternal, err)
+	}
+	return s, home, nil
+}
+
+// modExit maps a store error to the documented exit codes: a refused
+// input (a path rule, a bound, not a module) is 3, nothing stored; a
+// request the store cannot honour as asked (a bad name, an existing or
+// missing module, a module in use, an unsupported source) is 2; anything
+// else is 1.
+func modExit(err error) error {
+	var v *rejection.Violation
+	var le *module.LimitError
+	var inUse *module.InUseError
+	switch {
+	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule):
+		return withCode(exitRejected, err)
+	case errors.Is(err, module.ErrName), errors.Is(err, module.ErrExists), errors.Is(err, module.ErrNotFound), errors.As(err, &inUse):
+		return withCode(exitUsage, err)
+	}
+	return withCode(exitInternal, err)
+}
+
+// modParseName validates a NAME argument.
+func modParseName(s string) (module.Name, error) {
+	n, err := module.ParseName(s)
+	if err != nil {
+		return n, withCode(exitUsage, err)
+	}
+	return n, nil
+}
+
+// modPrintable renders untrusted module text (frontmatter descriptions,
+// names from files) for a terminal: control characters, escape sequences
+// included, become '?', and a line is at most 120 characters.
+func modPrintable(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:117]) + "..."
+	}
+	return s
+}
+
+func modWriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return withCode(exitInternal, err)
+	}
+	return nil
+}
+
+// modSummary is one module as `mod ls --json` and `mod add --json` report it.
+type modSummary struct {
+	Name         string   `json:"name"`
+	Skills       []string `json:"skills"`
+	Commands     []string `json:"commands"`
+	Agents       []string `json:"agents"`
+	Instructions bool     `json:"instructions"`
+	MCPs         []string `json:"mcps"`
+	Hooks        []string `json:"hooks"`
+	Error        string   `json:"error,omitempty"`
+}
+
+func newModSummary(name string, l module.Layout) modSummary {
+	s := modSummary{Name: name, Skills: []string{}, Commands: []string{}, Agents: []string{}, MCPs: []string{}, Hooks: []string{}, Instructions: l.Instructions}
+	for _, x := range l.Skills {
+		s.Skills = append(s.Skills, x.Name)
+	}
+	for _, x := range l.Commands {
+		s.Commands = append(s.Commands, x.Name)
+	}
+	for _, x := range l.Agents {
+		s.Agents = append(s.Agents, x.Name)
+	}
+	s.MCPs = append(s.MCPs, l.MCPs...)
+	if l.Hooks.PreInstall != "" {
+		s.Hooks = append(s.Hooks, "pre-install")
+	}
+	if l.Hooks.PostInstall != "" {
+		s.Hooks = append(s.Hooks, "post-install")
+	}
+	return s
+}
+
+func modCount(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/remote"
+)
+
+func init() { modCommands = append(modCommands, newModAddCmd) }
+
+func newModAddCmd() *cobra.Command {
+	var name, ref string
+	var force, asJSON bool
+	c := &cobra.Command{
+		Use:   "add SOURCE [--name NAME] [--force] [--ref REF] [--json]",
+		Short: "Add a module from a folder, a .zip, a .tar/.tar.gz/.tgz or a git URL",
+		Long: `Add a module to the store ($LOLA_HOME/modules/NAME).
+
+SOURCE is one of:
+  a local folder          copied; symbolic links and special files are refused
+  a .zip file             unpacked by lola
+  a .tar, .tar.gz, .tgz   unpacked by lola
+  https://... or ssh://...  or user@host:path   a git repository, cloned by
+                          lola's remote executor (destination policy, pinned
+                          dialing, TLS or known_hosts verification, bounds)
+
+Every file and archive entry must pass the plan path rules: no absolute
+paths, no "..", no names Windows cannot hold, no symbolic or hard links, no
+devices, no duplicates and no two names equal under Windows or macOS case
+folding. Sizes are bounded: 2000 entries, 8 MiB per file, 64 MiB in all,
+1024 bytes per path. The source is staged in full and checked before it is
+renamed into the store: a refused add leaves the store as it was. An
+archive whose entries all lie in one top-level folder is unwrapped.
+
+NAME defaults to the source's base name without .git or the archive
+extension, lower-cased; it must match ^[a-z0-9][a-z0-9._-]{0,62}$.
+An existing module is not replaced unless --force (then atomically).
+
+Exit status: 0 added; 2 bad name, existing module or unsupported source;
+3 refused input (the rule or limit is named; nothing stored); 1 otherwise.`,
+		Example: `  lola mod add ./my-skills
+  lola mod add ~/Downloads/skills.zip --name team-skills
+  lola mod add ./release.tar.gz --force
+  lola mod add https://github.com/user/my-skills.git --ref v1.0.0
+  lola mod add git@github.com:user/my-skills.git`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := module.ParseSource(args[0])
+			if err != nil {
+				if e := modExit(err); e.(*exitError).code != exitInternal {
+					return e
+				}
+				return withCode(exitUsage, err) // not found, unsupported kind
+			}
+			o := module.AddOptions{Force: force, Bounds: module.DefaultBounds(), Ref: ref}
+			if name != "" {
+				if o.Name, err = modParseName(name); err != nil {
+					return err
+				}
+			}
+			if ref != "" && src.Kind() != module.SourceGit {
+				return withCode(exitUsage, fmt.Errorf("--ref applies to git sources only"))
+			}
+			s, home, err := modStore()
+			if err != nil {
+				return err
+			}
+			if src.Kind() == module.SourceGit {
+				client, err := modRemoteClient(home)
+				if err != nil {
+					return err
+				}
+				o.Cloner = client
+				if !asJSON {
+					fmt.Fprintln(cmd.ErrOrStderr(), "cloning", src.Location(), "...")
+				}
+			}
+			added, err := s.Add(context.Background(), src, o)
+			if err != nil {
+				return modExit(err)
+			}
+			m := added.Module
+			if asJSON {
+				return modWriteJSON(cmd.OutOrStdout(), struct {
+					modSummary
+					Source   string `json:"source"`
+					Replaced bool   `json:"replaced"`
+					Commit   string `json:"commit,omitempty"`
+				}{newModSummary(m.Name().String(), m.Layout()), src.Kind().String(), added.Replaced, commitOf(added)})
+			}
+			w := cmd.OutOrStdout()
+			verb := "Added"
+			if added.Replaced {
+				verb = "Replaced"
+			}
+			l := m.Layout()
+			fmt.Fprintf(w, "%s %s (from %s) in $LOLA_HOME/%s/%s\n", verb, m.Name(), src.Kind(), module.ModulesDir, m.Name())
+			if c := commitOf(added); c != "" {
+				fmt.Fprintf(w, "  commit: %s\n", c)
+			}
+			fmt.Fprintf(w, "  %s, %s, %s\n", modCount(len(l.Skills), "skill"), modCount(len(l.Commands), "command"), modCount(len(l.Agents), "agent"))
+			fmt.Fprintf(w, "Next: lola install %s -a <assistant> [--scope project|user]\n", m.Name())
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&name, "name", "n", "", "module name (default: the source's base name)")
+	c.Flags().BoolVar(&force, "force", false, "replace an existing module of that name")
+	c.Flags().StringVar(&ref, "ref", "", "git only: branch, tag, full ref or 40-hex commit to check out")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the added module as JSON")
+	return c
+}
+
+func commitOf(a *module.Added) string {
+	if a.Clone == nil {
+		return ""
+	}
+	return a.Clone.Commit
+}
+
+// modRemoteClient builds the clone client from $LOLA_HOME: config.yaml's
+// remote policy, credentials, known_hosts.
+func modRemoteClient(home string) (*remote.Client, error) {
+	cfg, err := config.Load(home)
+	if err != nil {
+		return nil, withCode(exitUsage, fmt.Errorf("config.yaml: %w", err))
+	}
+	o, err := remote.OptionsFromHome(home, cfg, remote.DefaultLimits())
+	if err != nil {
+		return nil, withCode(exitInternal, err)
+	}
+	c, err := remote.New(o)
+	if err != nil {
+		return nil, withCode(exitInternal, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { modCommands = append(modCommands, newModLsCmd) }
+
+func newModLsCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ls [--json]",
+		Short: "List the modules in the store",
+		Long: `List the modules in $LOLA_HOME/modules with what each holds. A directory
+in the store that is not a valid module is listed with its error.`,
+		Example: `  lola mod ls
+  lola mod ls --json | jq -r '.modules[].name'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, _, err := modStore()
+			if err != nil {
+				return err
+			}
+			listed, err := s.List()
+			if err != nil {
+				return modExit(err)
+			}
+			out := make([]modSummary, 0, len(listed))
+			for _, e := range listed {
+				if e.Err != nil {
+					out = append(out, modSummary{Name: e.Name, Skills: []string{}, Commands: []string{}, Agents: []string{}, MCPs: []string{}, Hooks: []string{}, Error: e.Err.Error()})
+					continue
+				}
+				out = append(out, newModSummary(e.Name, e.Module.Layout()))
+			}
+			if asJSON {
+				return modWriteJSON(cmd.OutOrStdout(), struct {
+					Modules []modSummary `json:"modules"`
+				}{out})
+			}
+			w := cmd.OutOrStdout()
+			if len(out) == 0 {
+				fmt.Fprintln(w, "No modules. Add one with: lola mod add SOURCE")
+				return nil
+			}
+			for _, m := range out {
+				if m.Error != "" {
+					fmt.Fprintf(w, "%s  (unusable: %s)\n", modPrintable(m.Name), modPrintable(m.Error))
+					continue
+				}
+				parts := []string{modCount(len(m.Skills), "skill"), modCount(len(m.Commands), "command"), modCount(len(m.Agents), "agent")}
+				if m.Instructions {
+					parts = append(parts, "instructions")
+				}
+				if len(m.MCPs) > 0 {
+					parts = append(parts, modCount(len(m.MCPs), "MCP server"))
+				}
+				if len(m.Hooks) > 0 {
+					parts = append(parts, "hooks: "+strings.Join(m.Hooks, ", "))
+				}
+				fmt.Fprintf(w, "%s  %s\n", m.Name, strings.Join(parts, ", "))
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"modules": [{"name", "skills", "commands", "agents", "instructions", "mcps", "hooks", "error"}]}`)
+	return c
+}

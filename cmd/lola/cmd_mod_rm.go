@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { modCommands = append(modCommands, newModRmCmd) }
+
+func newModRmCmd() *cobra.Command {
+	var force bool
+	c := &cobra.Command{
+		Use:   "rm NAME [--force]",
+		Short: "Remove a module from the store",
+		Long: `Remove a module from the store. While $LOLA_HOME/installed.yml lists an
+install of it, rm refuses (uninstall first, or --force to remove it anyway;
+its installed files stay where they are). The module disappears from the
+store in one rename, then its files are deleted.
+
+Exit status: 0 removed; 2 no such module, bad name, or still installed.`,
+		Example: `  lola mod rm my-skills
+  lola mod rm my-skills --force`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, err := modParseName(args[0])
+			if err != nil {
+				return err
+			}
+			s, _, err := modStore()
+			if err != nil {
+				return err
+			}
+			if err := s.Remove(name, force); err != nil {
+				return modExit(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Removed %s\n", name)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&force, "force", false, "remove even while installed.yml lists installs of it")
+	return c
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runModCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"mod"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// modTestHome points $LOLA_HOME at a fresh directory.
+func modTestHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("LOLA_HOME", home)
+	return home
+}
+
+func modWriteFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, body := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var modSampleFiles = map[string]string{
+	"skills/alpha/SKILL.md": "---\ndescription: Alpha does things\n---\n",
+	"skills/beta/SKILL.md":  "---\ndescription: \"Beta \\e[31mred\\e[0m\"\n---\n",
+	"commands/hello.md":     "---\ndescription: Say hello\nargument-hint: <name>\n---\nHi\n",
+	"agents/reviewer.md":    "---\ndescription: Reviews\nmodel: sonnet\n---\n",
+	"AGENTS.md":             "Be kind.\n",
+	"lola.yaml":             "hooks:\n  pre-install: pre.sh\n",
+	"pre.sh":                "echo pre\n",
+}
+
+func modStoreEntries(t *testing.T, home string) []string {
+	t.Helper()
+	es, err := os.ReadDir(filepath.Join(home, "modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestModAddLsInfoRm(t *testing.T) {
+	home := modTestHome(t)
+	src := filepath.Join(t.TempDir(), "Team-Skills")
+	modWriteFiles(t, src, modSampleFiles)
+
+	code, out, errs := runModCLI(t, "add", src)
+	if code != exitOK || !strings.Contains(out, "Added team-skills (from folder)") || !strings.Contains(out, "2 skills, 1 command, 1 agent") {
+		t.Fatalf("add: %d\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(out, home) {
+		t.Fatalf("add output carries the host path: %s", out)
+	}
+
+	code, out, _ = runModCLI(t, "ls", "--json")
+	var ls struct {
+		Modules []modSummary `json:"modules"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &ls) != nil || len(ls.Modules) != 1 {
+		t.Fatalf("ls --json: %d %s", code, out)
+	}
+	if m := ls.Modules[0]; m.Name != "team-skills" || strings.Join(m.Skills, ",") != "alpha,beta" || !m.Instructions || strings.Join(m.Hooks, ",") != "pre-install" {
+		t.Fatalf("ls: %+v", m)
+	}
+
+	code, out, _ = runModCLI(t, "info", "team-skills")
+	for _, want := range []string{"alpha  Alpha does things", "/hello <name>  Say hello", "@reviewer (sonnet)  Reviews", "Instructions: AGENTS.md", "pre-install: pre.sh"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("info lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Fatalf("info printed an escape sequence from a description:\n%q", out)
+	}
+	code, out, _ = runModCLI(t, "info", "team-skills", "--json")
+	var info struct {
+		Name   string `json:"name"`
+		Skills []struct{ Name, Description string }
+		Hooks  struct {
+			Pre string `json:"pre_install"`
+		}
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &info) != nil || info.Name != "team-skills" || info.Skills[0].Description != "Alpha does things" || info.Hooks.Pre != "pre.sh" {
+		t.Fatalf("info --json: %d %s", code, out)
+	}
+
+	if code, _, _ = runModCLI(t, "rm", "team-skills"); code != exitOK {
+		t.Fatalf("rm: %d", code)
+	}
+	if got := modStoreEntries(t, home); len(got) != 0 {
+		t.Fatalf("store after rm: %v", got)
+	}
+	if code, _, _ = runModCLI(t, "info", "team-skills"); code != exitUsage {
+		t.Fatalf("info of a removed module: %d", code)
+	}
+}
+
+func TestModAddHostileTarRefused(t *testing.T) {
+	for _, c := range []struct {
+		hdr  tar.Header
+		rule string
+	}{
+		{tar.Header{Name: "../../etc/cron.d/x", Typeflag: tar.TypeReg}, "path.traversal"},
+		{tar.Header{Name: "/abs", Typeflag: tar.TypeReg}, "path.absolute"},
+		{tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}, "path.symlink"},
+		{tar.Header{Name: "hard", Typeflag: tar.TypeLink, Linkname: "skills/a/SKILL.md"}, "path.symlink"},
+		{tar.Header{Name: "null", Typeflag: tar.TypeChar}, "path.invalid"},
+		{tar.Header{Name: "skills/A/SKILL.md", Typeflag: tar.TypeReg}, "conflict.same-path"},
+	} {
+		t.Run(c.rule+"/"+c.hdr.Name, func(t *testing.T) {
+			home := modTestHome(t)
+			var buf bytes.Buffer
+			tw := tar.NewWriter(&buf)
+			tw.WriteHeader(&tar.Header{Name: "skills/a/SKILL.md", Typeflag: tar.TypeReg, Size: 4, Mode: 0o644})
+			tw.Write([]byte("body"))
+			h := c.hdr
+			h.Mode = 0o644
+			tw.WriteHeader(&h)
+			tw.Close()
+			path := filepath.Join(t.TempDir(), "evil.tar")
+			os.WriteFile(path, buf.Bytes(), 0o600)
+			code, _, errs := runModCLI(t, "add", path)
+			if code != exitRejected || !strings.Contains(errs, c.rule) {
+				t.Fatalf("exit %d, stderr %q; want %d naming %s", code, errs, exitRejected, c.rule)
+			}
+			if strings.Contains(errs, home) || strings.Contains(errs, filepath.Dir(path)) {
+				t.Fatalf("diagnostic carries a host path: %q", errs)
+			}
+			if got := modStoreEntries(t, home); len(got) != 0 {
+				t.Fatalf("store holds %v after a refused add", got)
+			}
+		})
+	}
+}
+
+func TestModAddExistingAndForce(t *testing.T) {
+	home := modTestHome(t)
+	src := filepath.Join(t.TempDir(), "m")
+	modWriteFiles(t, src, map[string]string{"commands/one.md": "1"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatal(errs)
+	}
+	modWriteFiles(t, src, map[string]string{"commands/two.md": "2"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitUsage || !strings.Contains(errs, "--force") {
+		t.Fatalf("second add: %d %q", code, errs)
+	}
+	code, out, _ := runModCLI(t, "add", src, "--force", "--json")
+	var added struct {
+		Commands []string `json:"commands"`
+		Replaced bool     `json:"replaced"`
+		Source   string   `json:"source"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &added) != nil || !added.Replaced || len(added.Commands) != 2 || added.Source != "folder" {
+		t.Fatalf("forced add: %d %s", code, out)
+	}
+	if got := modStoreEntries(t, home); len(got) != 1 {
+		t.Fatalf("store holds %v", got)
+	}
+	if code, _, _ := runModCLI(t, "add", src, "--name", "Bad/Name"); code != exitUsage {
+		t.Fatalf("bad --name: %d", code)
+	}
+	if code, _, _ := runModCLI(t, "add", src, "--ref", "main"); code != exitUsage {
+		t.Fatalf("--ref on a folder: %d", code)
+	}
+}
+
+func TestModRmRefusesWhileInstalled(t *testing.T) {
+	home := modTestHome(t)
+	src := filepath.Join(t.TempDir(), "m")
+	modWriteFiles(t, src, map[string]string{"commands/one.md": "1"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatal(errs)
+	}
+	installed := "version: '1.0'\ninstallations:\n  - module: m\n    assistant: claude-code\n    scope: user\n    skills: []\n"
+	os.WriteFile(filepath.Join(home, "installed.yml"), []byte(installed), 0o600)
+	if code, _, errs := runModCLI(t, "rm", "m"); code != exitUsage || !strings.Contains(errs, "installed") {
+		t.Fatalf("rm of an installed module: %d %q", code, errs)
+	}
+	if got := modStoreEntries(t, home); len(got) != 1 {
+		t.Fatalf("refused rm changed the store: %v", got)
+	}
+	if code, _, errs := runModCLI(t, "rm", "m", "--force"); code != exitOK {
+		t.Fatalf("rm --force: %d %q", code, errs)
+	}
+	if code, _, _ := runModCLI(t, "rm", "m"); code != exitUsage {
+		t.Fatalf("rm of a missing module: %d", code)
+	}
+}
+
+// TestModAddGitGoesThroughRemotePolicy: a git source is cloned by
+// host/remote, whose destination policy refuses loopback unless config.yaml
+// re-admits it — before any connection is made.
+func TestModAddGitGoesThroughRemotePolicy(t *testing.T) {
+	home := modTestHome(t)
+	for _, src := range []string{"https://127.0.0.1:9/u/repo.git", "ssh://git@[::1]:9/u/repo.git"} {
+		code, _, errs := runModCLI(t, "add", src)
+		if code != exitRejected || !strings.Contains(errs, "remote.") {
+			t.Fatalf("%s: exit %d, %q; want a remote.* refusal", src, code, errs)
+		}
+	}
+	if code, _, errs := runModCLI(t, "add", "http://example.org/u/repo.git"); code != exitRejected || !strings.Contains(errs, "remote.scheme") {
+		t.Fatalf("http: %d %q", code, errs)
+	}
+	if got := modStoreEntries(t, home); len(got) != 0 {
+		t.Fatalf("store holds %v", got)
+	}
+}
+
+func TestModHelpHasExamples(t *testing.T) {
+	for _, sub := range [][]string{{"--help"}, {"add", "--help"}, {"ls", "--help"}, {"info", "--help"}, {"rm", "--help"}} {
+		code, out, _ := runModCLI(t, sub...)
+		if code != exitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "lola mod") {
+			t.Fatalf("mod %v: %d\n%s", sub, code, out)
+		}
+	}
+}
+
+func TestModLsEmptyAndBroken(t *testing.T) {
+	home := modTestHome(t)
+	if code, out, _ := runModCLI(t, "ls"); code != exitOK || !strings.Contains(out, "No modules") {
+		t.Fatalf("empty ls: %d %q", code, out)
+	}
+	os.MkdirAll(filepath.Join(home, "modules", "broken"), 0o700)
+	if code, out, _ := runModCLI(t, "ls"); code != exitOK || !strings.Contains(out, "broken  (unusable: ") || !strings.Contains(out, "not a module") {
+		t.Fatalf("ls with a broken module: %d %q", code, out)
+	}
+}
