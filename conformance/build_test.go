@@ -146,6 +146,7 @@ var fixtures = []project{
 // examples are the real extensions in examples/, each with golden
 // testdata/<name>.request.json and <name>.plan.json.
 var examples = []project{
+	{lang: "go", dir: "examples/claude-code", target: "."},
 	{lang: "rust", dir: "examples/cursor", target: "lola-cursor", wasmStem: "lola_cursor", binName: "cursor"},
 	{lang: "assemblyscript", dir: "examples/gemini-cli", target: "assembly/gemini.ts"},
 }
