@@ -61,7 +61,8 @@ func modStore() (*module.Store, string, error) {
 }
 
 // modExit maps a store error to the documented exit codes: a refused
-// input (a path rule, a bound, not a module) is 3, nothing stored; a
+// input (a path rule, a bound, not a module, an unrunnable hook or a bad
+// lola.yaml) is 3, nothing stored; a
 // request the store cannot honour as asked (a bad name, an existing or
 // missing module, a module in use, an unsupported source) is 2; anything
 // else is 1.
@@ -70,7 +71,8 @@ func modExit(err error) error {
 	var le *module.LimitError
 	var inUse *module.InUseError
 	switch {
-	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule):
+	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule),
+		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):
 		return withCode(exitRejected, err)
 	case errors.Is(err, module.ErrName), errors.Is(err, module.ErrExists), errors.Is(err, module.ErrNotFound), errors.As(err, &inUse):
 		return withCode(exitUsage, err)

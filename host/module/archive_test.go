@@ -147,3 +147,18 @@ func TestNotAModuleRefused(t *testing.T) {
 	}
 	assertStoreEmpty(t, s)
 }
+
+func TestArchiveOfOnlySkillsIsNotUnwrapped(t *testing.T) {
+	for _, top := range []string{"skills/alpha/SKILL.md", "module/skills/alpha/SKILL.md"} {
+		s, _ := newStore(t)
+		path := filepath.Join(t.TempDir(), "flat.tar")
+		writeTar(t, path, false, []entry{file(top, "---\ndescription: A\n---\n")})
+		added, err := s.Add(context.Background(), mustSource(t, path), AddOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", top, err)
+		}
+		if l := added.Module.Layout(); len(l.Skills) != 1 || l.Skills[0].Name != "alpha" {
+			t.Fatalf("%s: layout %+v", top, l)
+		}
+	}
+}

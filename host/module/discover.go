@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -20,6 +21,11 @@ import (
 // ErrNotModule is returned for a directory that holds no skill, command,
 // agent, instructions or MCP server.
 var ErrNotModule = errors.New("not a module: no skills/<name>/SKILL.md, SKILL.md, commands/*.md, agents/*.md, non-empty AGENTS.md or mcps.json")
+
+// ErrConfig is wrapped by the refusal of a module whose lola.yaml (or
+// lola.yml) does not decode strictly: its hooks would otherwise silently
+// not run.
+var ErrConfig = errors.New("invalid module lola.yaml")
 
 // File names and directories of the module layout (today's Lola's).
 const (
@@ -137,7 +143,7 @@ func Discover(dir, name string) (Layout, error) {
 	}
 	d, err := hook.LoadDeclared(content)
 	if err != nil {
-		return l, err
+		return l, fmt.Errorf("%w: %v", ErrConfig, stripPath(err))
 	}
 	l.Hooks = Hooks{PreInstall: d.Script(hook.PreInstall), PostInstall: d.Script(hook.PostInstall)}
 	if len(l.Skills) == 0 && len(l.Commands) == 0 && len(l.Agents) == 0 && !l.Instructions && len(l.MCPs) == 0 {

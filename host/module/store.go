@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/lola-pm/lola/host/hook"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/schema"
@@ -22,6 +24,9 @@ const ModulesDir = "modules"
 var (
 	ErrExists   = errors.New("module already exists (use --force to replace it)")
 	ErrNotFound = errors.New("no such module")
+	// ErrHook: lola.yaml declares a hook whose script is not a regular
+	// file inside the module. Refused at add, since no install could run it.
+	ErrHook = errors.New("install hook does not name a regular file in the module")
 )
 
 // Store is the module store under one $LOLA_HOME.
@@ -170,8 +175,10 @@ type Added struct {
 // refused (ErrExists) unless o.Force, in which case the two directories
 // are exchanged and the old one removed.
 //
-// An archive whose entries all lie under one top-level directory is
-// unwrapped (the module is that directory), as today's Lola does.
+// An archive that is not itself a module but whose entries all lie under
+// one top-level directory is unwrapped (the module is that directory, as
+// GitHub's archive downloads need); an archive holding only skills/ or
+// module/ is a module as it is.
 func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, error) {
 	if src.kind == sourceUnknown {
 		return nil, errors.New("module: a Source must be built with ParseSource")
@@ -192,6 +199,7 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if _, err := os.Lstat(target); err == nil && !o.Force {
 		return nil, fmt.Errorf("%s: %w", name, ErrExists)
 	}
+	s.sweep(time.Now())
 	staging, err := os.MkdirTemp(s.dir, ".staging-")
 	if err != nil {
 		return nil, fmt.Errorf("module store: %w", stripPath(err))
@@ -220,11 +228,17 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 		return nil, fmt.Errorf("%s %s: %w", src.kind, "source", err)
 	}
 	root := tree
-	if src.kind == SourceZip || src.kind == SourceTar {
-		root = unwrapSingleDir(tree)
-	}
 	l, err := Discover(root, name.String())
+	if errors.Is(err, ErrNotModule) && (src.kind == SourceZip || src.kind == SourceTar) {
+		if sub := singleDir(tree); sub != "" {
+			root = sub
+			l, err = Discover(root, name.String())
+		}
+	}
 	if err != nil {
+		return nil, err
+	}
+	if err := checkHooks(root, l); err != nil {
 		return nil, err
 	}
 	replaced, err := place(root, target, o.Force)
@@ -234,6 +248,53 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	added.Replaced = replaced
 	added.Module = &Module{name: name, dir: target, layout: l}
 	return added, nil
+}
+
+// staleAfter is how old a staging or removal directory must be before an
+// Add deletes it as the leftover of a killed lola: far longer than any add
+// or remove takes, so a concurrent one's directory is never touched.
+const staleAfter = 24 * time.Hour
+
+// sweep removes staging and removal directories older than staleAfter.
+func (s *Store) sweep(now time.Time) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() || !(strings.HasPrefix(n, ".staging-") || strings.HasPrefix(n, ".removing-")) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleAfter {
+			os.RemoveAll(filepath.Join(s.dir, n))
+		}
+	}
+}
+
+// checkHooks resolves every hook the layout declares inside the staged
+// module, so a module whose hooks no install could run is never stored.
+func checkHooks(root string, l Layout) error {
+	content := root
+	if l.ContentDir != "" {
+		content = filepath.Join(root, filepath.FromSlash(l.ContentDir))
+	}
+	for _, h := range []struct {
+		p      hook.Point
+		script string
+	}{{hook.PreInstall, l.Hooks.PreInstall}, {hook.PostInstall, l.Hooks.PostInstall}} {
+		if h.script == "" {
+			continue
+		}
+		if _, err := hook.Resolve(h.p, root, content, h.script); err != nil {
+			var v *rejection.Violation
+			if errors.As(err, &v) {
+				return entryViolation(v.Rule, h.script, "declared as the "+h.p.String()+" hook: "+v.Detail)
+			}
+			return fmt.Errorf("%s hook %s: %w", h.p, quoteName(h.script), ErrHook)
+		}
+	}
+	return nil
 }
 
 func (s *Store) clone(ctx context.Context, src Source, o AddOptions, dir string, st *stager) (remote.CloneReport, error) {
@@ -267,12 +328,11 @@ func commitRef(r string) bool {
 	return true
 }
 
-// unwrapSingleDir returns tree's only entry when that is a directory, else
-// tree.
-func unwrapSingleDir(tree string) string {
+// singleDir returns tree's only entry when that is a directory, else "".
+func singleDir(tree string) string {
 	entries, err := os.ReadDir(tree)
 	if err != nil || len(entries) != 1 || !entries[0].IsDir() {
-		return tree
+		return ""
 	}
 	return filepath.Join(tree, entries[0].Name())
 }

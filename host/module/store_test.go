@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lola-pm/lola/schema"
 )
@@ -388,5 +389,93 @@ func golden(t *testing.T, name string, v any) {
 	}
 	if string(got) != string(want) {
 		t.Fatalf("%s differs from golden:\n%s", name, got)
+	}
+}
+
+func TestAddRefusesUnrunnableHooks(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		rule schema.Rule // RuleUnknown: ErrHook
+	}{
+		{"hooks:\n  pre-install: missing.sh\n", schema.RuleUnknown},
+		{"hooks:\n  post-install: ../outside.sh\n", schema.RulePathTraversal},
+		{"hooks:\n  pre-install: /bin/sh\n", schema.RulePathAbsolute},
+		{"hooks:\n  pre-install: scripts\n", schema.RuleUnknown},
+	} {
+		root := filepath.Join(t.TempDir(), "m")
+		writeTree(t, root, append(append([]entry(nil), goodEntries...), file("lola.yaml", c.yaml), file("scripts/ok.sh", "echo\n")))
+		s, _ := newStore(t)
+		_, err := s.Add(context.Background(), mustSource(t, root), AddOptions{})
+		if c.rule == schema.RuleUnknown {
+			if !errors.Is(err, ErrHook) {
+				t.Fatalf("%q: error %v; want ErrHook", c.yaml, err)
+			}
+		} else {
+			assertRule(t, err, c.rule)
+		}
+		assertStoreEmpty(t, s)
+	}
+	// A malformed lola.yaml is refused too: its hooks would silently not run.
+	root := filepath.Join(t.TempDir(), "m")
+	writeTree(t, root, append(append([]entry(nil), goodEntries...), file("lola.yaml", "hooks:\n  during-install: x.sh\n")))
+	s, _ := newStore(t)
+	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err == nil {
+		t.Fatal("unknown hook point accepted")
+	}
+	assertStoreEmpty(t, s)
+}
+
+func TestAddSweepsStaleStagingOnly(t *testing.T) {
+	s, _ := newStore(t)
+	old := filepath.Join(s.dir, ".staging-killed")
+	fresh := filepath.Join(s.dir, ".staging-concurrent")
+	for _, d := range []string{old, fresh} {
+		if err := os.MkdirAll(filepath.Join(d, "tree"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(old, long, long)
+	root := filepath.Join(t.TempDir(), "m")
+	writeTree(t, root, goodEntries)
+	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a day-old staging directory survived")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Fatal("a fresh staging directory was removed:", err)
+	}
+}
+
+func TestConcurrentAddsOfOneNameOneWins(t *testing.T) {
+	s, _ := newStore(t)
+	root := filepath.Join(t.TempDir(), "m")
+	writeTree(t, root, goodEntries)
+	src := mustSource(t, root)
+	const n = 8
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := s.Add(context.Background(), src, AddOptions{})
+			errs <- err
+		}()
+	}
+	wins := 0
+	for range n {
+		err := <-errs
+		switch {
+		case err == nil:
+			wins++
+		case !errors.Is(err, ErrExists):
+			t.Fatalf("unexpected error %v", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d adds won; want exactly 1", wins)
+	}
+	if got := storeEntries(t, s); len(got) != 1 || got[0] != "m" {
+		t.Fatalf("store holds %v", got)
 	}
 }
