@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -116,6 +117,10 @@ func Discover(dir, name string) (Layout, error) {
 			n := meta["name"]
 			if n == "" {
 				n = name
+			} else if p, err := pathrule.Parse(n); err != nil || p.Len() != 1 || strings.HasPrefix(n, ".") {
+				// The name becomes a directory name where the skill is
+				// installed (.claude/skills/<name>/), so it must be one.
+				return l, entryViolation(schema.RulePathInvalid, skillFile, "frontmatter name "+quoteName(n)+" is not a single valid path component")
 			}
 			l.Skills = []Skill{{Name: n, Description: meta["description"]}}
 			l.SingleSkill = true

@@ -12,7 +12,7 @@ type Limit uint8
 // The store's bounds.
 const (
 	limitUnknown    Limit = iota
-	LimitFiles            // files (and, in an archive, entries of any kind) in one module
+	LimitFiles            // entries of one module: files and directories at intake (archive entries of every kind), files when read for an extension
 	LimitFileBytes        // bytes of one file
 	LimitTotalBytes       // bytes of all files of one module together
 	LimitPathBytes        // bytes of one module-relative path

@@ -199,6 +199,9 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if _, err := os.Lstat(target); err == nil && !o.Force {
 		return nil, fmt.Errorf("%s: %w", name, ErrExists)
 	}
+	if src.kind == SourceFolder && overlaps(src.loc, s.dir) {
+		return nil, errors.New("folder source: the folder holds, or lies inside, the module store")
+	}
 	s.sweep(time.Now())
 	staging, err := os.MkdirTemp(s.dir, ".staging-")
 	if err != nil {
@@ -248,6 +251,23 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	added.Replaced = replaced
 	added.Module = &Module{name: name, dir: target, layout: l}
 	return added, nil
+}
+
+// overlaps reports whether a and b are the same directory or one lies
+// inside the other, comparing resolved paths.
+func overlaps(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	ra, _ = filepath.Abs(ra)
+	rb, _ = filepath.Abs(rb)
+	inside := func(p, dir string) bool {
+		rel, err := filepath.Rel(dir, p)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	return inside(ra, rb) || inside(rb, ra)
 }
 
 // staleAfter is how old a staging or removal directory must be before an

@@ -479,3 +479,27 @@ func TestConcurrentAddsOfOneNameOneWins(t *testing.T) {
 		t.Fatalf("store holds %v", got)
 	}
 }
+
+func TestSingleSkillFrontmatterNameMustBeOneComponent(t *testing.T) {
+	for _, bad := range []string{"../../evil", "a/b", "con", ".hidden", "x:y"} {
+		root := filepath.Join(t.TempDir(), "single")
+		writeTree(t, root, []entry{file("SKILL.md", "---\nname: \""+bad+"\"\n---\n")})
+		s, _ := newStore(t)
+		_, err := s.Add(context.Background(), mustSource(t, root), AddOptions{})
+		assertRule(t, err, schema.RulePathInvalid)
+		assertStoreEmpty(t, s)
+	}
+}
+
+func TestFolderSourceOverlappingTheStoreRefused(t *testing.T) {
+	s, home := newStore(t)
+	writeTree(t, home, goodEntries) // $LOLA_HOME itself looks like a module
+	for _, src := range []string{home, s.dir} {
+		if _, err := s.Add(context.Background(), mustSource(t, src), AddOptions{Name: mustName(t, "x")}); err == nil {
+			t.Fatalf("adding %s accepted", src)
+		}
+	}
+	if got := storeEntries(t, s); len(got) != 0 {
+		t.Fatalf("store holds %v", got)
+	}
+}
