@@ -24,6 +24,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// platformFixtures are fixtures only some platforms build (the Linux
+// containment tests' descendants), registered from their files' init.
+var platformFixtures = map[string]func() int{}
+
 // hold is how long a holding fixture lives: far past any test's deadline,
 // short enough that a leaked one dies by itself.
 const hold = 60 * time.Second
@@ -149,6 +153,9 @@ func runFixture(mode string) int {
 	case "sleeper":
 		time.Sleep(hold)
 		return 0
+	}
+	if f, ok := platformFixtures[mode]; ok {
+		return f()
 	}
 	fmt.Fprintln(os.Stderr, "unknown fixture", mode)
 	return 2

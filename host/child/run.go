@@ -47,6 +47,7 @@ type running struct {
 	stderr *capture
 	stdout *capture // StdoutDiagnostics only
 
+	bound   time.Time         // spawn + deadline + grace: Run returns before it
 	exited  chan waitResult   // the direct child was reaped
 	outDone chan stdoutResult // the stdout reader finished (buffered, one value)
 	outEnd  chan struct{}     // closed when the stdout goroutine returns
@@ -82,6 +83,7 @@ func (s Spec) run(ctx context.Context) Result {
 	// does, starting itself included.
 	deadline := time.NewTimer(s.deadline)
 	defer deadline.Stop()
+	bound := time.Now().Add(s.deadline + s.grace)
 	err = g.start(cmd)
 	p.closeChildEnds()
 	if err != nil {
@@ -96,6 +98,7 @@ func (s Spec) run(ctx context.Context) Result {
 
 	r := &running{
 		spec:    s,
+		bound:   bound,
 		group:   g,
 		pipes:   p,
 		stderr:  newCapture(s.stderrCap),
@@ -159,7 +162,7 @@ func (s Spec) run(ctx context.Context) Result {
 
 	// The child has exited and stdout is done. Stderr normally ends with
 	// it; a descendant still holding it gets the grace, not the deadline.
-	grace, stop := graceWindow(s.grace)
+	grace, stop := r.graceWindow()
 	defer stop()
 	select {
 	case <-r.errEnd:
@@ -201,7 +204,7 @@ func (r *running) result(w *waitResult, out *stdoutResult) Result {
 // end-of-file, which a descendant outside the group may hold off forever.
 func (r *running) kill(o Outcome, why error, w *waitResult) Result {
 	r.group.kill()
-	grace, stop := graceWindow(r.spec.grace)
+	grace, stop := r.graceWindow()
 	defer stop()
 	closed := r.pipes.closeHostEndsAsync()
 	if w == nil {
@@ -252,12 +255,21 @@ func (r *running) deadlineErr(w *waitResult) error {
 	return fmt.Errorf("the %s deadline passed", r.spec.deadline)
 }
 
-// graceWindow returns a channel closed once d has passed, and a func that
-// releases its timer. A closed channel, unlike a timer's, can be waited on
-// by every step of a cleanup in turn.
-func graceWindow(d time.Duration) (<-chan struct{}, func()) {
+// graceWindow returns a channel closed once the grace has passed, and a
+// func that releases its timer. A closed channel, unlike a timer's, can be
+// waited on by every step of a cleanup in turn. The window ends a margin
+// before the run's bound (spawn + deadline + grace), never after it: a
+// kill on the deadline starts its grace a little after spawn + deadline,
+// and the steps that follow the window (releasing the containment when a
+// process will not die, building the result) need a moment too.
+func (r *running) graceWindow() (<-chan struct{}, func()) {
+	margin := min(r.spec.grace/10, 10*time.Millisecond)
+	end := time.Now().Add(r.spec.grace)
+	if end.After(r.bound) {
+		end = r.bound
+	}
 	c := make(chan struct{})
-	t := time.AfterFunc(d, func() { close(c) })
+	t := time.AfterFunc(time.Until(end.Add(-margin)), func() { close(c) })
 	return c, func() { t.Stop() }
 }
 
