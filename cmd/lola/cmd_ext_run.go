@@ -26,6 +26,7 @@ import (
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
@@ -158,9 +159,19 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: --caps: %w", err))
 	}
-	ext, err := resolveExtRunTarget(arg)
+	st, err := openState(f.home)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
+	}
+	ext, err := resolveExtRunTarget(arg, st.home)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
+	}
+	if ext.manifest != nil {
+		if f.caps != "" {
+			return withCode(exitUsage, fmt.Errorf("ext run: %s has a manifest, which declares its capabilities; --caps is for bare artifacts", extRunShown(ext.name)))
+		}
+		caps = ext.manifest.Capabilities()
 	}
 	if f.dryRun && ext.tier.Native() && !f.trustNative {
 		return withCode(exitUsage, fmt.Errorf("ext run: %s is a native (tier-2) extension: it runs unconfined and may act before lola sees its plan, so --dry-run cannot promise nothing happens; add --trust-native to run it anyway, or build it for tier 1 (lola ext build --tier 1)", extRunShown(ext.name)))
@@ -168,10 +179,6 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	req, err := loadExtRunRequest(f.request, cmd.InOrStdin())
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: --request: %w", err))
-	}
-	st, err := openState(f.home)
-	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -204,7 +211,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		return withCode(extRunExitCode(res), extRunFailure(ext.name, launched))
 	}
 
-	who, err := extRunProposer(ext, caps, launched)
+	who, err := extRunProposer(ext, caps, launched, st)
 	if err != nil {
 		return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 	}
@@ -240,20 +247,33 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 var extRunTestEnv []string
 
 // extRunProposer is who the audit log names and the checks hold the plan
-// to: the artifact's base name and hash, its tier, the granted capabilities,
-// the confinement the shim reported. An artifact run without a manifest
-// carries no path grant: the user chose the root and the artifact.
-func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched) (pipeline.Proposer, error) {
-	id, err := audit.NewExtension(ext.name, "")
+// to: the extension's name (and version, from a manifest) with its
+// artifact's hash, its tier, the granted capabilities, the confinement the
+// shim reported, and — for an extension with a manifest — its effective
+// path grant. The grant is compared bytewise, the strictest relation: a
+// path beneath a prefix bytewise is beneath it under every relation, so no
+// filesystem's folding can widen it. A bare artifact carries no path grant:
+// the user chose both the root and the artifact.
+func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, st *lolaState) (pipeline.Proposer, error) {
+	var id audit.Extension
+	var err error
+	if ext.manifest != nil {
+		id, err = ext.manifest.AuditIdentity()
+	} else if id, err = audit.NewExtension(ext.name, ""); err != nil {
+		id, err = audit.NewExtension("extension", "")
+	}
 	if err != nil {
-		if id, err = audit.NewExtension("extension", ""); err != nil {
-			return pipeline.Proposer{}, err
-		}
+		return pipeline.Proposer{}, err
 	}
 	if sum, err := extRunArtifactHash(ext.path); err == nil {
 		id = id.WithArtifact(sum)
 	}
-	return pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: shimLayers(l.Shim)}, nil
+	who := pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: shimLayers(l.Shim)}
+	if ext.manifest != nil {
+		g := ext.manifest.PathGrant(st.cfg, pathrule.Bytes)
+		who.Paths = &g
+	}
+	return who, nil
 }
 
 func extRunArtifactHash(path string) ([sha256.Size]byte, error) {
@@ -332,26 +352,44 @@ func extRunFailure(name string, l pipeline.Launched) error {
 }
 
 type extRunTarget struct {
-	name string // base name: what messages and reports show
-	path string // absolute; never shown
-	tier audit.Tier
+	name     string // what messages and reports show
+	path     string // the artifact, absolute; never shown
+	tier     audit.Tier
+	manifest *extension.Extension // nil for a bare artifact
 }
 
-// resolveExtRunTarget classifies EXT: a .wasm file is a tier-1 module, an
-// executable regular file a tier-2 extension.
-func resolveExtRunTarget(arg string) (extRunTarget, error) {
+// resolveExtRunTarget classifies EXT: a directory holding a manifest (or
+// the name of an extension lola knows: built-in or under
+// $LOLA_HOME/extensions) runs its preferred built tier; a .wasm file is a
+// bare tier-1 module, an executable regular file a bare tier-2 extension.
+func resolveExtRunTarget(arg, home string) (extRunTarget, error) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		return extRunTarget{}, err
 	}
 	name := filepath.Base(abs)
 	st, err := os.Stat(abs)
+	if err != nil && !strings.ContainsAny(arg, `/\`) && extension.ValidName(arg) {
+		cat, derr := extension.Discover(home)
+		if derr != nil {
+			return extRunTarget{}, derr
+		}
+		e, lerr := cat.Lookup(arg)
+		if lerr != nil {
+			return extRunTarget{}, fmt.Errorf("extension %s: no such file, and %v", arg, lerr)
+		}
+		return extRunFromManifest(e)
+	}
 	if err != nil {
 		return extRunTarget{}, fmt.Errorf("extension %s: no such file", arg)
 	}
 	switch {
 	case st.IsDir():
-		return extRunTarget{}, fmt.Errorf("extension %s is a directory: pass its artifact (a .wasm module or an executable)", arg)
+		e, err := extension.Load(abs)
+		if err != nil {
+			return extRunTarget{}, fmt.Errorf("extension %s: %w", arg, err)
+		}
+		return extRunFromManifest(e)
 	case !st.Mode().IsRegular():
 		return extRunTarget{}, fmt.Errorf("extension %s is not a regular file", arg)
 	case strings.EqualFold(filepath.Ext(abs), ".wasm"):
@@ -360,6 +398,17 @@ func resolveExtRunTarget(arg string) (extRunTarget, error) {
 		return extRunTarget{}, fmt.Errorf("extension %s is not executable (chmod +x it)", arg)
 	}
 	return extRunTarget{name: name, path: abs, tier: audit.TierNative}, nil
+}
+
+func extRunFromManifest(e *extension.Extension) (extRunTarget, error) {
+	if e.Kind() == extension.KindHook {
+		return extRunTarget{}, fmt.Errorf("extension %s is an install hook: it writes no plan (lola install runs it)", e.Name())
+	}
+	a, ok := e.Artifact(e.Tier())
+	if !ok || !a.Present() || a.HostPath() == "" {
+		return extRunTarget{}, fmt.Errorf("extension %s: its %s artifact is not built (lola ext build)", e.Name(), e.Tier())
+	}
+	return extRunTarget{name: e.Name(), path: a.HostPath(), tier: e.AuditTier(), manifest: e}, nil
 }
 
 // loadExtRunRequest returns the request to send: the empty generate request
