@@ -100,3 +100,22 @@ func TestZipEntryCountFromDirectoryRefusedUpFront(t *testing.T) {
 	}
 	assertStoreEmpty(t, s)
 }
+
+// TestOversizedArchiveFileRefusedBeforeReading: an archive file larger than
+// any archive within the bounds is refused from its size alone.
+func TestOversizedArchiveFileRefusedBeforeReading(t *testing.T) {
+	b := smallBounds(t, 2, 1024, 4096, 256)
+	for _, name := range []string{"big.zip", "big.tar"} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, make([]byte, archiveMax(b)+1), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := newStore(t)
+		_, err := s.Add(context.Background(), mustSource(t, path), AddOptions{Bounds: b})
+		var le *LimitError
+		if !errors.As(err, &le) || le.Limit != LimitTotalBytes {
+			t.Fatalf("%s: error %v; want %s", name, err, LimitTotalBytes)
+		}
+		assertStoreEmpty(t, s)
+	}
+}

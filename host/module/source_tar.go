@@ -20,6 +20,9 @@ import (
 // The decompressed stream as a whole is bounded too, so headers and
 // padding cannot inflate without limit.
 func unpackTar(path string, s *stager) error {
+	if err := checkArchiveSize(path, s.b); err != nil {
+		return err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return stripPath(err)
@@ -35,10 +38,7 @@ func unpackTar(path string, s *stager) error {
 		defer gz.Close()
 		stream = gz
 	}
-	// Room for every admitted byte plus a generous allowance per entry for
-	// headers, PAX records and block padding.
-	streamMax := s.b.totalBytes + int64(s.b.files+1)*8192 + 1<<20
-	cr := &boundedStream{r: stream, left: streamMax}
+	cr := &boundedStream{r: stream, left: archiveMax(s.b)}
 	tr := tar.NewReader(cr)
 	for {
 		hdr, err := tr.Next()

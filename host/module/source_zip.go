@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"errors"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/lola-pm/lola/schema"
@@ -15,6 +16,9 @@ import (
 // attributes) or special files, and when they collide; sizes are bounded
 // on the declared size and again on the bytes inflated.
 func unpackZip(path string, s *stager) error {
+	if err := checkArchiveSize(path, s.b); err != nil {
+		return err
+	}
 	r, err := zip.OpenReader(path)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return errors.New("zip: " + stripPath(err).Error())
@@ -72,4 +76,25 @@ func archiveName(n string) (name string, dir bool) {
 		return strings.TrimSuffix(n, "/"), true
 	}
 	return n, false
+}
+
+// checkArchiveSize refuses an archive file larger than any archive within
+// the bounds can be (its content, plus per-entry headers, plus slack), so
+// a huge central directory is never read into memory.
+func checkArchiveSize(path string, b Bounds) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stripPath(err)
+	}
+	if fi.Size() > archiveMax(b) {
+		return &LimitError{Limit: LimitTotalBytes, Max: b.totalBytes}
+	}
+	return nil
+}
+
+// archiveMax is the most bytes an archive (or a decompressed tar stream)
+// within b can hold: every admitted byte plus a generous allowance per
+// entry for headers, PAX records and block padding.
+func archiveMax(b Bounds) int64 {
+	return b.totalBytes + int64(b.files+1)*8192 + 1<<20
 }
