@@ -137,13 +137,13 @@ func TestExtRun(t *testing.T) {
 		cases := map[string][]string{
 			"native dry run, untrusted": {"ext", "run", "--root", root, "--dry-run", fx("good")},
 			"unknown capability":        {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "fs.write", fx("good")},
-			"no --root":       {"ext", "run", "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good")},
-			"root not a dir":  {"ext", "run", "--root", fx("good"), "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good")},
-			"missing ext":     {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", filepath.Join(root, "nope")},
-			"ext is a dir":    {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", root},
-			"zero timeout":    {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--timeout", "0s", fx("good")},
-			"two extensions":  {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good"), fx("good")},
-			"missing request": {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--request", filepath.Join(root, "nope.json"), fx("good")},
+			"no --root":                 {"ext", "run", "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good")},
+			"root not a dir":            {"ext", "run", "--root", fx("good"), "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good")},
+			"missing ext":               {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", filepath.Join(root, "nope")},
+			"ext is a dir":              {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", root},
+			"zero timeout":              {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--timeout", "0s", fx("good")},
+			"two extensions":            {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good"), fx("good")},
+			"missing request":           {"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "--request", filepath.Join(root, "nope.json"), fx("good")},
 		}
 		if runtime.GOOS != "windows" {
 			cases["not executable"] = []string{"ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", notExec}
