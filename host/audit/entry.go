@@ -22,6 +22,7 @@ type Entry struct {
 	Outcome     *OutcomeEntry  `json:"outcome,omitempty"`
 	Rejected    *RejectedEntry `json:"rejected,omitempty"`
 	Repair      *RepairEntry   `json:"repair,omitempty"`
+	Run         *RunEntry      `json:"run,omitempty"`
 }
 
 // RepairEntry records that the bytes after the log's last newline were cut

@@ -38,6 +38,9 @@ type Log struct {
 	f    *os.File
 	now  func() time.Time
 	head cachedHead // the tail as this Log last wrote it
+	// shared, when set (Correlate), is the correlation id every record
+	// that would otherwise draw a fresh one is written under.
+	shared Correlation
 }
 
 // cachedHead saves re-reading the tail when nobody appended since our last
@@ -79,15 +82,37 @@ func (l *Log) Close() error {
 	return err
 }
 
+// Correlate makes every later record of l that would draw a fresh
+// correlation id (Begin, Rejected without its own, Run without one) use c
+// instead, so that the records of one user action — an install's hook runs
+// and its plan — read as one correlation. The zero c restores fresh ids.
+// Correlate affects this Log value only, not other handles on the file.
+func (l *Log) Correlate(c Correlation) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.shared = c
+}
+
+// correlation returns the shared id (Correlate) or a fresh one.
+func (l *Log) correlation() (Correlation, error) {
+	l.mu.Lock()
+	c := l.shared
+	l.mu.Unlock()
+	if !c.IsZero() {
+		return c, nil
+	}
+	return NewCorrelation()
+}
+
 // Begin writes the pre-apply record of a plan under a fresh correlation id
-// and returns that id. The caller must not apply the plan unless Begin
-// returned nil.
+// (or the one set by Correlate) and returns that id. The caller must not
+// apply the plan unless Begin returned nil.
 func (l *Log) Begin(r PlanRecord) (Correlation, error) {
 	pe, err := r.entry()
 	if err != nil {
 		return Correlation{}, err
 	}
-	c, err := NewCorrelation()
+	c, err := l.correlation()
 	if err != nil {
 		return Correlation{}, err
 	}
@@ -122,7 +147,8 @@ func (l *Log) Outcome(c Correlation, o Outcome) error {
 }
 
 // Rejected appends the record of a refused plan and returns its correlation
-// id (r.Correlation when set, otherwise a fresh one).
+// id (r.Correlation when set, otherwise the one set by Correlate, otherwise
+// a fresh one).
 func (l *Log) Rejected(r Rejection) (Correlation, error) {
 	re, err := r.entry()
 	if err != nil {
@@ -130,7 +156,7 @@ func (l *Log) Rejected(r Rejection) (Correlation, error) {
 	}
 	c := r.Correlation
 	if c.IsZero() {
-		if c, err = NewCorrelation(); err != nil {
+		if c, err = l.correlation(); err != nil {
 			return Correlation{}, err
 		}
 	}

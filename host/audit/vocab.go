@@ -12,10 +12,13 @@ const (
 	KindOutcome  Kind = "outcome"  // after apply: committed, rolled-back, rollback-failed
 	KindRejected Kind = "rejected" // a plan refused before anything was applied
 	KindRepair   Kind = "repair"   // a torn tail (an append that never completed) was cut off
+	KindRun      Kind = "run"      // a run that returns no plan (an install hook) and how it ended
 )
 
 // Kinds lists every record kind.
-func Kinds() []Kind { return []Kind{KindPlan, KindEvent, KindOutcome, KindRejected, KindRepair} }
+func Kinds() []Kind {
+	return []Kind{KindPlan, KindEvent, KindOutcome, KindRejected, KindRepair, KindRun}
+}
 
 // Tier is how the extension that produced a plan was run. Closed.
 type Tier string
