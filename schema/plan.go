@@ -121,3 +121,32 @@ func (i Intent) Paths() []string {
 	}
 	return nil
 }
+
+// DeepCopy returns a copy of i that shares nothing with it, header map
+// included, so a holder of the copy cannot change the original.
+func (i Intent) DeepCopy() Intent {
+	switch {
+	case i.Write != nil:
+		w := *i.Write
+		return Intent{Write: &w}
+	case i.Delete != nil:
+		d := *i.Delete
+		return Intent{Delete: &d}
+	case i.Rename != nil:
+		r := *i.Rename
+		return Intent{Rename: &r}
+	case i.Fetch != nil:
+		f := *i.Fetch
+		if i.Fetch.Headers != nil {
+			f.Headers = make(map[string]string, len(i.Fetch.Headers))
+			for k, v := range i.Fetch.Headers {
+				f.Headers[k] = v
+			}
+		}
+		return Intent{Fetch: &f}
+	case i.Clone != nil:
+		c := *i.Clone
+		return Intent{Clone: &c}
+	}
+	return Intent{}
+}

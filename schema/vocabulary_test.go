@@ -91,3 +91,21 @@ func TestIntentJSONOpFirstAndRoundTrip(t *testing.T) {
 		t.Fatal("an empty intent marshalled")
 	}
 }
+
+func TestDeepCopySharesNothing(t *testing.T) {
+	orig := Intent{Fetch: &Fetch{URL: "https://e.org/x", Dest: "d", Headers: map[string]string{"Accept": "a"}}}
+	cp := orig.DeepCopy()
+	cp.Fetch.Headers["Accept"] = "changed"
+	cp.Fetch.Dest = "other"
+	if orig.Fetch.Headers["Accept"] != "a" || orig.Fetch.Dest != "d" {
+		t.Fatal("the copy shares state with the original")
+	}
+	for _, in := range []Intent{
+		{Write: &Write{Path: "p"}}, {Delete: &Delete{Path: "p"}}, {Rename: &Rename{From: "a", To: "b"}},
+		{Clone: &Clone{URL: "u", Dest: "d"}}, {},
+	} {
+		if got := in.DeepCopy(); got.Op() != in.Op() {
+			t.Fatalf("DeepCopy changed the op: %v -> %v", in.Op(), got.Op())
+		}
+	}
+}

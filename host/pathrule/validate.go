@@ -59,7 +59,7 @@ func (s Step) Index() int { return s.index }
 func (s Step) Op() schema.Op { return s.intent.Op() }
 
 // Intent returns a copy of the intent as decoded.
-func (s Step) Intent() schema.Intent { return copyIntent(s.intent) }
+func (s Step) Intent() schema.Intent { return s.intent.DeepCopy() }
 
 // Paths returns the intent's touched paths, parsed, in the order of
 // schema.Intent.Paths: path or dest, or a rename's from then to.
@@ -157,30 +157,3 @@ func fieldName(op schema.Op, slot int) string {
 	return "path"
 }
 
-// copyIntent is a deep copy, so a Step never shares a header map.
-func copyIntent(in schema.Intent) schema.Intent {
-	switch {
-	case in.Write != nil:
-		w := *in.Write
-		return schema.Intent{Write: &w}
-	case in.Delete != nil:
-		d := *in.Delete
-		return schema.Intent{Delete: &d}
-	case in.Rename != nil:
-		r := *in.Rename
-		return schema.Intent{Rename: &r}
-	case in.Fetch != nil:
-		f := *in.Fetch
-		if in.Fetch.Headers != nil {
-			f.Headers = make(map[string]string, len(in.Fetch.Headers))
-			for k, v := range in.Fetch.Headers {
-				f.Headers[k] = v
-			}
-		}
-		return schema.Intent{Fetch: &f}
-	case in.Clone != nil:
-		c := *in.Clone
-		return schema.Intent{Clone: &c}
-	}
-	return schema.Intent{}
-}

@@ -98,43 +98,17 @@ func (p *Plan) Body(i int) ([]byte, error) {
 func (p *Plan) Len() int { return len(p.intents) }
 
 // Intent returns a copy of intent i.
-func (p *Plan) Intent(i int) schema.Intent { return copyIntent(p.intents[i]) }
+func (p *Plan) Intent(i int) schema.Intent { return p.intents[i].DeepCopy() }
 
 // Intents returns a copy of every intent, in emission order.
 func (p *Plan) Intents() []schema.Intent {
 	out := make([]schema.Intent, len(p.intents))
 	for i, in := range p.intents {
-		out[i] = copyIntent(in)
+		out[i] = in.DeepCopy()
 	}
 	return out
 }
 
-func copyIntent(in schema.Intent) schema.Intent {
-	switch {
-	case in.Write != nil:
-		w := *in.Write
-		return schema.Intent{Write: &w}
-	case in.Delete != nil:
-		d := *in.Delete
-		return schema.Intent{Delete: &d}
-	case in.Rename != nil:
-		r := *in.Rename
-		return schema.Intent{Rename: &r}
-	case in.Fetch != nil:
-		f := *in.Fetch
-		if in.Fetch.Headers != nil {
-			f.Headers = make(map[string]string, len(in.Fetch.Headers))
-			for k, v := range in.Fetch.Headers {
-				f.Headers[k] = v
-			}
-		}
-		return schema.Intent{Fetch: &f}
-	case in.Clone != nil:
-		c := *in.Clone
-		return schema.Intent{Clone: &c}
-	}
-	return schema.Intent{}
-}
 
 // Decode reads one plan from r within l: one JSON object of the plan's
 // shape, followed only by whitespace up to end of input.
