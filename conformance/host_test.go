@@ -55,7 +55,9 @@ type hostReport struct {
 func runThroughHost(t *testing.T, artifact, request string) (hostReport, int) {
 	t.Helper()
 	home := filepath.Join(workDir, "home")
-	args := []string{"ext", "run", "--root", t.TempDir(), "--dry-run", "--json", "--fs", "bytes", "--request", request}
+	root := t.TempDir()
+	defer assertOnlyLockFile(t, root)
+	args := []string{"ext", "run", "--root", root, "--dry-run", "--json", "--fs", "bytes", "--request", request}
 	if !strings.HasSuffix(artifact, ".wasm") {
 		args = append(args, "--trust-native")
 	}
@@ -79,6 +81,21 @@ func runThroughHost(t *testing.T, artifact, request string) (hostReport, int) {
 		t.Fatalf("exit %d, not a report: %v\n%s\n%s", code, err, out.Bytes(), errOut.Bytes())
 	}
 	return rep, code
+}
+
+// assertOnlyLockFile fails when a dry run left anything under root but the
+// executor's (empty) lock file.
+func assertOnlyLockFile(t *testing.T, root string) {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != ".lola.lock" {
+			t.Errorf("a dry run left %s under the root", e.Name())
+		}
+	}
 }
 
 // describeExpected renders an expected plan's intents the way the host
