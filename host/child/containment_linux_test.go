@@ -30,8 +30,12 @@ func init() {
 	platformFixtures["spawn-wait"] = fixtureSpawnWait
 }
 
+// fixtureEnvFor is a descendant fixture's environment. GORACE: under -race
+// an intermediate's exit would otherwise sleep a second before its parent
+// sees it, past the tests' deadline.
 func fixtureEnvFor(mode string) []string {
-	return []string{fixtureEnv + "=" + mode, "LOLA_PIDFILE=" + os.Getenv("LOLA_PIDFILE"), "LOLA_FANOUT=" + os.Getenv("LOLA_FANOUT")}
+	return []string{fixtureEnv + "=" + mode, "LOLA_PIDFILE=" + os.Getenv("LOLA_PIDFILE"),
+		"LOLA_FANOUT=" + os.Getenv("LOLA_FANOUT"), "GORACE=atexit_sleep_ms=0"}
 }
 
 func reportPid(pid int) {

@@ -28,12 +28,51 @@
 //   - Err never carries a host absolute path; Diagnostics are the child's own
 //     bytes, untrusted, and must be rendered as such.
 //
-// Non-guarantees: a process group is not a containment boundary. On Unix the
-// child starts in a fresh process group (Setpgid) and a kill sends SIGKILL to
-// the group and to the child itself; a descendant that called setsid() or
-// setpgid() survives it. On Windows the child gets its own process group and
-// a kill terminates the child only. Descendant containment (cgroup v2 and
-// child subreaper on Linux, job objects on Windows) plugs into the group type
-// in group_*.go without changing this API. When Run returns after a clean
-// exit, every process still in the child's group has been killed too.
+// Descendant containment: on a kill, and after a clean exit, the host ends
+// every process the child started, as far as the platform lets it.
+// CurrentContainment reports which of these is in effect; it is chosen once
+// per process:
+//
+//   - Linux, cgroup v2 ("cgroup-v2"): where the host's own cgroup (the
+//     "0::" line of /proc/self/cgroup, under the cgroup2 mount: /sys/fs/cgroup
+//     on unified systems, /sys/fs/cgroup/unified on hybrid ones) lets it
+//     create a child cgroup with cgroup.kill and clone into it, each child
+//     starts in a fresh cgroup of its own through clone3 CLONE_INTO_CGROUP,
+//     so it is a member before it runs any code. The kill writes 1 to its
+//     cgroup.kill, which reaches every process in it whatever session or
+//     group it moved to; cleanup removes the cgroup once it is empty,
+//     within the grace. A process that may write to an ancestor's
+//     cgroup.procs (root, say) can move itself out: the delegation, not this
+//     package, draws that line.
+//   - Linux, no usable subtree ("subreaper"): the host makes itself a child
+//     subreaper (prctl PR_SET_CHILD_SUBREAPER, once, process-wide), so
+//     descendants orphaned by a child's exit or kill are reparented to it;
+//     cleanup kills and reaps them (by pidfd, never wait(-1), so no other
+//     goroutine's child status is taken) until none remain or the grace
+//     ends. It spares direct children this package started for other runs
+//     and any child still in the host's own process group (children other
+//     code starts with plain os/exec). So a descendant that joins the host's
+//     process group without setsid() escapes it, and a cleanup also ends a
+//     concurrent run's orphans: runs meant to overlap want the cgroup path.
+//   - Windows ("job-object"): each child runs in a job object created with
+//     JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE and no breakaway flag. The child is
+//     created with CREATE_SUSPENDED, assigned with AssignProcessToJobObject,
+//     and only then resumed (its primary thread found through a Toolhelp
+//     snapshot, since os/exec keeps no thread handle); a child whose
+//     assignment fails is terminated before it ever runs. The kill
+//     terminates the job; cleanup closes its handle, which ends whatever
+//     is left.
+//   - macOS and other Unix ("process-group"): no unprivileged equivalent
+//     exists, so the process group kill and the bounded cleanup are all
+//     there is. A descendant that calls setsid() or setpgid() escapes the
+//     group and can outlive the run (and the install). That is the tier-2
+//     trust model, not a gap in it: a tier-2 extension is native code the
+//     user chose to run with their own authority.
+//
+// Whatever the containment, the child also leads a fresh process group
+// (Setpgid on Unix, CREATE_NEW_PROCESS_GROUP on Windows) and a kill signals
+// the group and the child itself too. Liveness never depends on the
+// containment: Run returns within Deadline + Grace even when a process
+// will not die (a cgroup that does not empty in time is left behind, since
+// a populated cgroup cannot be removed).
 package child

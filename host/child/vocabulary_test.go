@@ -1,6 +1,7 @@
 package child_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,62 @@ func TestOutcomeVocabularyRoundTrips(t *testing.T) {
 		if o.Success() != want {
 			t.Fatalf("%s.Success() = %v", o, o.Success())
 		}
+	}
+}
+
+func TestContainmentVocabularyRoundTrips(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range child.Containments() {
+		s := c.String()
+		if s == "" || strings.HasPrefix(s, "containment(") || seen[s] {
+			t.Fatalf("containment %d has no unique spelling: %q", uint8(c), s)
+		}
+		seen[s] = true
+		b, err := c.MarshalText()
+		if err != nil || string(b) != s {
+			t.Fatalf("MarshalText(%s) = %q, %v", s, b, err)
+		}
+		var back child.Containment
+		if err := back.UnmarshalText(b); err != nil || back != c {
+			t.Fatalf("UnmarshalText(%q) = %v, %v", b, back, err)
+		}
+	}
+	want := []string{"cgroup-v2", "subreaper", "job-object", "process-group", "none"}
+	for _, w := range want {
+		if !seen[w] {
+			t.Fatalf("spelling %q missing: it is shown by lola ext info and recorded in the audit log", w)
+		}
+	}
+	if len(seen) != len(want) {
+		t.Fatalf("%d containments; update this test together with the vocabulary", len(seen))
+	}
+	if _, err := child.ContainmentUnknown.MarshalText(); err == nil {
+		t.Fatal("the zero containment marshals")
+	}
+	var c child.Containment
+	if err := c.UnmarshalText([]byte("cgroup")); err == nil {
+		t.Fatal("an unknown spelling parses")
+	}
+}
+
+// TestContainmentPerPlatform: each platform reports the containment the
+// specification gives it.
+func TestContainmentPerPlatform(t *testing.T) {
+	got := child.CurrentContainment()
+	var ok bool
+	switch runtime.GOOS {
+	case "linux":
+		ok = got == child.ContainmentCgroup || got == child.ContainmentSubreaper
+	case "windows":
+		ok = got == child.ContainmentJobObject
+	default:
+		ok = got == child.ContainmentProcessGroup
+	}
+	if !ok {
+		t.Fatalf("containment on %s is %s", runtime.GOOS, got)
+	}
+	if again := child.CurrentContainment(); again != got {
+		t.Fatalf("containment changed from %s to %s", got, again)
 	}
 }
 
