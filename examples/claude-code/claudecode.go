@@ -90,45 +90,70 @@ func plan(req *lola.Request, p *lola.Plan) error {
 	if req.Scope != "" && req.Scope != schema.ScopeProject && req.Scope != schema.ScopeUser {
 		return fmt.Errorf("claude-code: unknown scope %q", req.Scope)
 	}
-	var blocks []block
+	file := instructionsPath(req.Scope)
+	doc, existed, err := currentContent(req, file)
+	if err != nil {
+		return err
+	}
+	before := doc
 	for _, m := range req.Modules {
+		if err := checkModuleName(m.Name); err != nil {
+			return fmt.Errorf("claude-code: %w", err)
+		}
 		l, err := mapModule(m)
 		if err != nil {
 			return err
 		}
+		body := ""
 		if req.Operation == schema.OperationUninstall {
 			if err := planUninstall(p, l); err != nil {
 				return err
 			}
-			continue
-		}
-		if err := planInstall(p, l); err != nil {
-			return err
-		}
-		if l.instructions != nil {
-			body, err := lola.Bytes(*l.instructions)
-			if err != nil {
+		} else {
+			if err := planInstall(p, l); err != nil {
 				return err
 			}
-			blocks = append(blocks, block{module: m.Name, body: string(body)})
+			if l.instructions != nil {
+				b, err := lola.Bytes(*l.instructions)
+				if err != nil {
+					return err
+				}
+				body = string(b)
+			}
+		}
+		// An install without instructions removes a block an older
+		// version of the module left; an uninstall always removes it.
+		if doc, err = setBlock(doc, file, m.Name, body); err != nil {
+			return fmt.Errorf("claude-code: %w", err)
 		}
 	}
-	if len(blocks) == 0 {
+	switch {
+	case doc == before:
 		return nil
+	case doc == "" && existed:
+		// Only lola's section was there: the file was lola's.
+		return p.Delete(file)
+	default:
+		return p.Write(file, doc)
 	}
-	// The request carries no current CLAUDE.md, so the splice starts from
-	// empty: see managed.go for what that costs and what would fix it.
-	doc := ""
-	for _, b := range blocks {
-		var err error
-		if doc, err = spliceBlock(doc, b.module, b.body); err != nil {
-			return err
-		}
-	}
-	return p.Write(instructionsPath(req.Scope), doc)
 }
 
-type block struct{ module, body string }
+// currentContent is the managed file's content as the host handed it over
+// (the manifest names CLAUDE.md and .claude/CLAUDE.md under managed:), and
+// whether it exists. Without an entry the file is absent.
+func currentContent(req *lola.Request, file string) (string, bool, error) {
+	for _, f := range req.Current {
+		if f.Path != file {
+			continue
+		}
+		b, err := lola.Bytes(f)
+		if err != nil {
+			return "", false, fmt.Errorf("claude-code: current %s: %w", file, err)
+		}
+		return string(b), true, nil
+	}
+	return "", false, nil
+}
 
 func planInstall(p *lola.Plan, l *layout) error {
 	var errs []error

@@ -132,3 +132,55 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// outsideSection is doc without lola's instructions section (markers
+// included): the user's text.
+func outsideSection(doc string) string {
+	s, e := strings.Index(doc, sectionStart), strings.Index(doc, sectionEnd)
+	if s < 0 || e < s {
+		return doc
+	}
+	return doc[:s] + doc[e+len(sectionEnd):]
+}
+
+// TestGoldenKeepsUserTextByteForByte: for every golden whose request hands
+// over a current managed file, the plan rewrites that file with the text
+// outside lola's section unchanged.
+func TestGoldenKeepsUserTextByteForByte(t *testing.T) {
+	checked := 0
+	for _, g := range goldens(t) {
+		if g.errText != "" {
+			continue
+		}
+		var req lola.Request
+		if err := json.Unmarshal(g.request, &req); err != nil {
+			t.Fatal(err)
+		}
+		file := instructionsPath(req.Scope)
+		cur, ok, err := currentContent(&req, file)
+		if err != nil || !ok || !strings.Contains(cur, sectionStart) {
+			continue
+		}
+		out, status, err := lola.Process(g.request)
+		if status != lola.StatusOK {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		var p struct {
+			Intents []struct{ Op, Path, Content string }
+		}
+		if err := json.Unmarshal(out, &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range p.Intents {
+			if in.Path == file && in.Op == "write" {
+				if got, want := outsideSection(in.Content), outsideSection(cur); got != want {
+					t.Errorf("%s: user text changed:\n got %q\nwant %q", g.name, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 2 {
+		t.Fatalf("only %d goldens exercise a current managed file", checked)
+	}
+}

@@ -12,7 +12,14 @@
 //     ^[a-z][a-z0-9-]{0,62}$, no version, a kind outside target|source|hook,
 //     no artifact, an artifact path that is absolute, holds "..", or is not a
 //     portable root-relative path, a tier-1 artifact for a hook, an unknown
-//     capability (capability.unknown, never trimmed) or an invalid path grant.
+//     capability (capability.unknown, never trimmed), an invalid path grant,
+//     or a managed file (managed:) that is not a root-relative file path
+//     covered by the declared path grant.
+//   - CurrentFiles reads the managed files for Request.Current beneath a
+//     root through host/fsroot: a symlink anywhere on the way is
+//     path.symlink and never followed, anything but a regular file is
+//     refused, each file is bounded (MaxCurrentFileBytes), an absent one
+//     is omitted.
 //   - An artifact is resolved beneath its extension directory through
 //     os.Root: a symlink that leaves the directory refuses the extension, as
 //     does an artifact that is not a regular file.

@@ -41,6 +41,7 @@ type Manifest struct {
 	artifacts map[Tier]pathrule.Path // at least one
 	caps      capability.Set
 	paths     capability.PathDeclaration
+	managed   []pathrule.Path // root-relative files handed over as Request.Current
 }
 
 // Name is the extension's name (ValidName holds).
@@ -76,6 +77,15 @@ func (m *Manifest) Capabilities() capability.Set { return m.caps }
 // Paths is the declared path grant; absent or empty declares no path.
 func (m *Manifest) Paths() capability.PathDeclaration { return m.paths }
 
+// Managed lists the root-relative files whose current content the host
+// hands the extension as Request.Current (see CurrentFiles), in manifest
+// order. Each is covered by Paths; absent or empty names none.
+func (m *Manifest) Managed() []pathrule.Path { return append([]pathrule.Path(nil), m.managed...) }
+
+// MaxManagedFiles bounds the managed list: a target maintains a block in a
+// handful of shared files, never a tree.
+const MaxManagedFiles = 16
+
 // The wire shape. Pointers tell an absent key from an empty one.
 type rawManifest struct {
 	Name         *string       `yaml:"name"`
@@ -84,6 +94,7 @@ type rawManifest struct {
 	Artifacts    *rawArtifacts `yaml:"artifacts"`
 	Capabilities []string      `yaml:"capabilities"`
 	Paths        []string      `yaml:"paths"`
+	Managed      []string      `yaml:"managed"`
 }
 
 type rawArtifacts struct {
@@ -102,6 +113,7 @@ type rawArtifacts struct {
 //	  tier2: dist/hello
 //	capabilities: []        # optional; net.http, net.git; absent = none
 //	paths: [hello/]         # optional; absent or empty = no path granted
+//	managed: [HELLO.md]     # optional; files handed over as Request.Current
 //
 // Every refusal is an error naming the key; an unknown capability is a
 // capability.unknown rejection and an invalid path (artifact or grant) a
@@ -210,7 +222,50 @@ func validate(raw rawManifest) (*Manifest, error) {
 		return nil, err // already names "paths:"
 	}
 	m.paths = paths
+	managed, err := checkManaged(raw.Managed, paths, k)
+	if err != nil {
+		return nil, err
+	}
+	m.managed = managed
 	return m, nil
+}
+
+// checkManaged validates the managed list: each entry is a root-relative
+// file path in the plan path vocabulary, named once, and covered by the
+// declared path grant byte for byte (pathrule.Bytes, the strictest
+// relation, so it is covered under every other one too). A managed file the
+// extension may not write would hand it content it can do nothing with, and
+// the grant is what the user reviews: the list never widens it. A hook gets
+// no request, so it manages nothing.
+func checkManaged(raw []string, paths capability.PathDeclaration, k Kind) ([]pathrule.Path, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if k == KindHook {
+		return nil, errors.New("managed: a hook receives no request; it cannot manage files")
+	}
+	if len(raw) > MaxManagedFiles {
+		return nil, fmt.Errorf("managed: more than %d files", MaxManagedFiles)
+	}
+	grant := paths.Grant(pathrule.Bytes)
+	seen := map[string]bool{}
+	out := make([]pathrule.Path, 0, len(raw))
+	for _, s := range raw {
+		p, err := pathrule.Parse(s)
+		if err != nil {
+			v := err.(*rejection.Violation)
+			return nil, fmt.Errorf("managed: %s must be a root-relative file path: %w", quote(s), rejection.New(v.Rule, v.Detail))
+		}
+		if seen[p.String()] {
+			return nil, fmt.Errorf("managed: %s is named twice", quote(s))
+		}
+		seen[p.String()] = true
+		if !grant.Covers(p) {
+			return nil, fmt.Errorf("managed: %s is not covered by paths: (a managed file must lie in the declared path grant)", quote(s))
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // checkVersion accepts 1 to MaxVersionBytes of printable ASCII without

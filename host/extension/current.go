@@ -1,0 +1,117 @@
+package extension
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// MaxCurrentFileBytes bounds one managed file handed to an extension. A
+// shared instructions file (CLAUDE.md, AGENTS.md) is kilobytes; a larger
+// one is refused rather than truncated, since an extension splicing into a
+// truncated copy would write the truncation back.
+const MaxCurrentFileBytes = 4 << 20
+
+// CurrentFiles reads, beneath root, the files the manifest names as managed
+// and returns them for schema.Request.Current, in manifest order, each at
+// its root-relative path.
+//
+// Guarantees:
+//   - Every path is resolved through host/fsroot from one descriptor of
+//     root: no symbolic link is followed, whether the managed file itself is
+//     one or a directory above it is (path.symlink), and no mount point is
+//     crossed (path.cross-device); the refusal is a *rejection.Violation
+//     naming the root-relative path.
+//   - A managed file that does not exist (or under a directory that does
+//     not) is omitted: the extension sees it as absent and creates it.
+//   - A managed path that is a directory, a device, a FIFO or anything but
+//     a regular file is an error, as is a file larger than
+//     MaxCurrentFileBytes (checked before reading and bounded while
+//     reading, so a file growing underneath cannot exceed it).
+//   - Content that is valid UTF-8 is passed as is (encoding utf8, left
+//     empty on the wire); any other bytes are passed base64-encoded, so
+//     the extension can reproduce them byte for byte.
+//   - Errors name root-relative paths only, never root.
+//
+// With an empty managed list it returns nil without opening root.
+func (e *Extension) CurrentFiles(root string) ([]schema.File, error) {
+	managed := e.manifest.managed
+	if len(managed) == 0 {
+		return nil, nil
+	}
+	r, err := fsroot.Open(root)
+	if err != nil {
+		return nil, errors.New("managed files: cannot open the root directory")
+	}
+	defer r.Close()
+	rs := r.NewResolver()
+	defer rs.Close()
+	var out []schema.File
+	for _, p := range managed {
+		f, ok, err := readCurrent(rs, p)
+		if err != nil {
+			return nil, fmt.Errorf("managed file %s: %w", p.String(), err)
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// readCurrent reads one managed file; ok is false when it does not exist.
+func readCurrent(rs *fsroot.Resolver, p pathrule.Path) (schema.File, bool, error) {
+	res, err := rs.Resolve(p, 0)
+	if err != nil {
+		return schema.File{}, false, err
+	}
+	if len(res.Create()) > 0 || !res.Entry().Exists() {
+		return schema.File{}, false, nil
+	}
+	if k := res.Entry().Kind; k != fsroot.KindFile {
+		return schema.File{}, false, fmt.Errorf("is a %s, not a regular file", k)
+	}
+	if res.Entry().Size > MaxCurrentFileBytes {
+		return schema.File{}, false, fmt.Errorf("exceeds %d bytes", MaxCurrentFileBytes)
+	}
+	fh, err := res.Base().OpenFile(res.Name())
+	if err != nil {
+		var v *rejection.Violation
+		if errors.As(err, &v) {
+			return schema.File{}, false, err
+		}
+		return schema.File{}, false, errors.New("cannot be opened")
+	}
+	defer fh.Close()
+	// The entry observed at resolution may have been swapped since: hold
+	// what was opened (without following anything) to the same rules.
+	st, err := fh.Stat()
+	if err != nil {
+		return schema.File{}, false, errors.New("cannot be examined")
+	}
+	if !st.Mode().IsRegular() {
+		return schema.File{}, false, errors.New("is not a regular file")
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, MaxCurrentFileBytes+1))
+	if err != nil {
+		return schema.File{}, false, errors.New("cannot be read")
+	}
+	if len(b) > MaxCurrentFileBytes {
+		return schema.File{}, false, fmt.Errorf("exceeds %d bytes", MaxCurrentFileBytes)
+	}
+	f := schema.File{Path: p.String()}
+	if utf8.Valid(b) {
+		f.Content = string(b)
+	} else {
+		f.Content = base64.StdEncoding.EncodeToString(b)
+		f.Encoding = schema.EncodingBase64
+	}
+	return f, true, nil
+}
