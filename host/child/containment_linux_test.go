@@ -310,6 +310,9 @@ func TestDescendantContained(t *testing.T) {
 					if !res.Reaped {
 						t.Fatal("the direct child was not reaped")
 					}
+					if res.Containment != path {
+						t.Fatalf("result says containment %s, forced %s", res.Containment, path)
+					}
 					for _, pid := range readPids(t, pidfile, tc.want) {
 						assertDead(t, pid, path == child.ContainmentSubreaper)
 					}

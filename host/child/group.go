@@ -6,6 +6,7 @@ package child
 //	discoverContainment() Containment     // once per process: what is in effect
 //	newGroup() (*group, error)             // before spawn: reserve resources
 //	(*group).start(cmd *exec.Cmd) error    // spawn cmd inside the group
+//	(*group).containment() Containment     // what this run is in, for Result
 //	(*group).waited()                      // after cmd.Wait reaped the child
 //	(*group).kill()                        // signal every member, idempotent
 //	(*group).release(stop <-chan struct{}) // after reaping: free resources;

@@ -84,6 +84,8 @@ func (g *group) start(cmd *exec.Cmd) error {
 	return nil
 }
 
+func (g *group) containment() Containment { return g.mode }
+
 // waited is called once cmd.Wait has reaped the direct child.
 func (g *group) waited() {
 	g.mu.Lock()

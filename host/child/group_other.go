@@ -36,6 +36,8 @@ func (g *group) kill() {
 	}
 }
 
+func (g *group) containment() Containment { return ContainmentNone }
+
 func (g *group) waited() {}
 
 func (g *group) release(stop <-chan struct{}) {}

@@ -57,6 +57,8 @@ func (g *group) kill() {
 	_ = g.cmd.Process.Kill()
 }
 
+func (g *group) containment() Containment { return ContainmentProcessGroup }
+
 // waited is called once cmd.Wait has reaped the direct child.
 func (g *group) waited() {}
 

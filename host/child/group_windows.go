@@ -134,6 +134,8 @@ func (g *group) kill() {
 	}
 }
 
+func (g *group) containment() Containment { return ContainmentJobObject }
+
 func (g *group) waited() {}
 
 // release closes the job's handle: with KILL_ON_JOB_CLOSE that terminates

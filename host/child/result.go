@@ -34,6 +34,10 @@ type Result struct {
 	// *rejection.Violation, so errors.Is(err, rejection.Rule(r)) works.
 	// It never carries a host absolute path.
 	Err error
+	// Containment is the descendant containment the child ran in (see
+	// CurrentContainment), for the audit record; ContainmentUnknown when
+	// the child never started.
+	Containment Containment
 	// Elapsed is the wall time Run took.
 	Elapsed time.Duration
 }

@@ -238,7 +238,7 @@ func (r *running) cleanup(grace <-chan struct{}) {
 }
 
 func (r *running) base() Result {
-	res := Result{ExitStatus: -1}
+	res := Result{ExitStatus: -1, Containment: r.group.containment()}
 	res.Diagnostics, res.DiagnosticsTruncated = r.stderr.snapshot()
 	if r.stdout != nil {
 		res.Output, res.OutputTruncated = r.stdout.snapshot()
