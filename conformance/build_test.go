@@ -147,6 +147,7 @@ var fixtures = []project{
 // testdata/<name>.request.json and <name>.plan.json.
 var examples = []project{
 	{lang: "go", dir: "examples/claude-code", target: "."},
+	{lang: "go", dir: "examples/opencode", target: "."},
 	{lang: "rust", dir: "examples/cursor", target: "lola-cursor", wasmStem: "lola_cursor", binName: "cursor"},
 	{lang: "assemblyscript", dir: "examples/gemini-cli", target: "assembly/gemini.ts"},
 }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const (
+	s0 = "<!-- lola:instructions:start -->\n"
+	s1 = "<!-- lola:instructions:end -->"
+)
+
+func blk(name, body string) string {
+	return "<!-- lola:module:" + name + ":start -->\n" + body + "\n<!-- lola:module:" + name + ":end -->"
+}
+
+func TestSetBlock(t *testing.T) {
+	cases := []struct {
+		name, doc, module, body, want string
+	}{
+		{"into empty", "", "m", "hi\n", s0 + blk("m", "hi") + "\n" + s1 + "\n"},
+		{"after user text", "# Mine\nkeep\n", "m", "hi", "# Mine\nkeep\n\n" + s0 + blk("m", "hi") + "\n" + s1 + "\n"},
+		{"after user text without newline", "# Mine", "m", "hi", "# Mine\n\n" + s0 + blk("m", "hi") + "\n" + s1 + "\n"},
+		{"replace in place, text around kept", "top  \r\n" + s0 + blk("m", "old") + "\n" + s1 + "\n\tbottom", "m", "new",
+			"top  \r\n" + s0 + blk("m", "new") + "\n" + s1 + "\n\tbottom"},
+		{"sorted among others", s0 + blk("a", "A") + "\n\n" + blk("c", "C") + "\n" + s1 + "\n", "b", "B",
+			s0 + blk("a", "A") + "\n\n" + blk("b", "B") + "\n\n" + blk("c", "C") + "\n" + s1 + "\n"},
+		{"remove one of two", "u\n\n" + s0 + blk("a", "A") + "\n\n" + blk("b", "B") + "\n" + s1 + "\n", "a", "",
+			"u\n\n" + s0 + blk("b", "B") + "\n" + s1 + "\n"},
+		{"remove the last takes the section out", "u\n\n" + s0 + blk("a", "A") + "\n" + s1 + "\nafter\n", "a", "", "u\nafter\n"},
+		{"remove absent is no change", "just text\n", "a", "", "just text\n"},
+		{"written by today's Lola", "# P\n\n" + s0 + "\n" + blk("a", "A") + "\n" + s1 + "\n", "a", "A2", "# P\n\n" + s0 + blk("a", "A2") + "\n" + s1 + "\n"},
+	}
+	for _, c := range cases {
+		got, err := setBlock(c.doc, "AGENTS.md", c.module, c.body)
+		if err != nil || got != c.want {
+			t.Errorf("%s: got %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestSetBlockRoundTrip: install then uninstall gives the user's document
+// back byte for byte.
+func TestSetBlockRoundTrip(t *testing.T) {
+	for _, doc := range []string{"", "# Mine\n", "a\n\n\nb\r\n", "x\n<!-- not lola -->\n", "trailing spaces   \n\n"} {
+		in, err := setBlock(doc, "AGENTS.md", "m", "body")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(in, doc) {
+			t.Errorf("%q: install changed the user's text: %q", doc, in)
+		}
+		out, err := setBlock(in, "AGENTS.md", "m", "")
+		if err != nil || out != doc {
+			t.Errorf("%q: round trip gave %q, %v", doc, out, err)
+		}
+	}
+}
+
+func TestSetBlockRefusesBrokenMarkersAndHostileNames(t *testing.T) {
+	for name, doc := range map[string]string{
+		"unterminated section": s0 + blk("m", "x") + "\n",
+		"end before start":     s1 + "\n" + s0,
+		"two sections":         s0 + s1 + "\n" + s0 + s1 + "\n",
+		"unterminated block":   s0 + "<!-- lola:module:m:start -->\nx\n" + s1,
+		"end without start":    s0 + "<!-- lola:module:m:end -->\n" + s1,
+		"two blocks of one":    s0 + blk("m", "a") + blk("m", "b") + s1,
+	} {
+		if got, err := setBlock(doc, "AGENTS.md", "m", "x"); err == nil {
+			t.Errorf("%s: accepted: %q", name, got)
+		}
+	}
+	for _, bad := range []string{"", "a -->", "a\nb", "a:b", "../x", "a/b", ".hidden", "a b", "-x", strings.Repeat("a", 129)} {
+		if _, err := setBlock("", "AGENTS.md", bad, "x"); err == nil {
+			t.Errorf("module name %q accepted into a marker", bad)
+		}
+	}
+}
