@@ -3,13 +3,21 @@ package extension
 import (
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"sort"
 	"sync"
 )
 
 var builtins struct {
 	sync.Mutex
-	byName map[string]fs.FS
+	byName map[string]builtin
+}
+
+// builtin is one registration: files in an fs.FS (embedded; no host path),
+// or a host directory (artifacts with a HostPath the shim and exec need).
+type builtin struct {
+	fsys fs.FS
+	dir  string
 }
 
 // RegisterBuiltin makes the extension in fsys part of every Catalog, as a
@@ -24,22 +32,51 @@ var builtins struct {
 //
 // It panics on an invalid name, a nil fsys or a second registration of one
 // name, as database/sql.Register does: those are programming errors.
+//
+// An extension registered this way has no host path: Artifact.HostPath is
+// "" and its bytes come from OpenArtifact. Use RegisterBuiltinDir for files
+// installed next to the binary, which the shim (--module) and exec need by
+// path.
 func RegisterBuiltin(name string, fsys fs.FS) {
-	if !ValidName(name) {
-		panic(fmt.Sprintf("extension: RegisterBuiltin of invalid name %q", name))
-	}
 	if fsys == nil {
 		panic("extension: RegisterBuiltin of " + name + " with nil files")
+	}
+	register("RegisterBuiltin", name, builtin{fsys: fsys})
+}
+
+// RegisterBuiltinDir makes the extension in the host directory dir part of
+// every Catalog, as a built-in. Discover loads it as it loads an installed
+// extension (the manifest decoded strictly, each artifact resolved beneath
+// dir through os.Root, a symlink leaving dir refusing it), so its artifacts
+// carry a HostPath; its Source is SourceBuiltin and its Dir is dir. dir
+// should be absolute: it is resolved once, here. The manifest name must
+// equal name, or Discover reports a Problem.
+//
+// It panics on an invalid name, an empty dir or a second registration of
+// one name: those are programming errors.
+func RegisterBuiltinDir(name, dir string) {
+	if dir == "" {
+		panic("extension: RegisterBuiltinDir of " + name + " with an empty directory")
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	register("RegisterBuiltinDir", name, builtin{dir: dir})
+}
+
+func register(fn, name string, b builtin) {
+	if !ValidName(name) {
+		panic(fmt.Sprintf("extension: %s of invalid name %q", fn, name))
 	}
 	builtins.Lock()
 	defer builtins.Unlock()
 	if builtins.byName == nil {
-		builtins.byName = map[string]fs.FS{}
+		builtins.byName = map[string]builtin{}
 	}
 	if _, dup := builtins.byName[name]; dup {
-		panic("extension: RegisterBuiltin called twice for " + name)
+		panic("extension: " + fn + " called twice for " + name)
 	}
-	builtins.byName[name] = fsys
+	builtins.byName[name] = b
 }
 
 // BuiltinNames lists the registered built-ins, sorted.
@@ -54,10 +91,19 @@ func BuiltinNames() []string {
 	return out
 }
 
-func builtinFS(name string) fs.FS {
+func builtinOf(name string) builtin {
 	builtins.Lock()
 	defer builtins.Unlock()
 	return builtins.byName[name]
+}
+
+// loadBuiltin loads a registered built-in from its files or its directory.
+func loadBuiltin(name string) (*Extension, error) {
+	b := builtinOf(name)
+	if b.dir != "" {
+		return loadDir(b.dir, SourceBuiltin)
+	}
+	return loadFS(b.fsys, SourceBuiltin, "")
 }
 
 // unregisterBuiltin is for tests.

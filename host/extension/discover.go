@@ -79,7 +79,7 @@ func Discover(home string) (*Catalog, error) {
 	c := &Catalog{}
 	names := map[string]bool{}
 	for _, name := range BuiltinNames() {
-		e, err := loadFS(builtinFS(name), SourceBuiltin, "")
+		e, err := loadBuiltin(name)
 		if err == nil && e.Name() != name {
 			err = fmt.Errorf("%s: name %s differs from the registered name", ManifestFile, quote(e.Name()))
 		}

@@ -54,7 +54,8 @@ func (a Artifact) Mode() fs.FileMode { return a.mode }
 
 // HostPath is the artifact's location on the host, for `lola
 // __extension-host --module` or for exec; "" for a built-in, whose bytes
-// come from OpenArtifact. It is never shown to an extension or logged.
+// come from OpenArtifact (one registered by RegisterBuiltinDir has a host
+// path). It is never shown to an extension or logged.
 func (a Artifact) HostPath() string { return a.hostPath }
 
 // Manifest is the decoded manifest.
@@ -72,7 +73,9 @@ func (e *Extension) Kind() Kind { return e.manifest.kind }
 // Source says where the extension was found.
 func (e *Extension) Source() Source { return e.source }
 
-// Dir is the extension's host directory; "" for a built-in. Diagnostics
+// Dir is the extension's host directory; "" for a built-in registered from
+// an fs.FS (RegisterBuiltin), set for one registered by RegisterBuiltinDir.
+// Diagnostics
 // shown to anyone but the local user must not carry it.
 func (e *Extension) Dir() string { return e.dir }
 
