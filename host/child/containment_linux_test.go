@@ -28,6 +28,24 @@ func init() {
 	platformFixtures["cgroup-self"] = fixtureCgroupSelf
 	platformFixtures["slow-exit7"] = func() int { time.Sleep(1500 * time.Millisecond); return 7 }
 	platformFixtures["spawn-wait"] = fixtureSpawnWait
+	platformFixtures["background-job"] = fixtureBackgroundJob
+	platformFixtures["late-writer"] = func() int {
+		time.Sleep(1500 * time.Millisecond)
+		os.Stdout.WriteString("late line\n")
+		return 0
+	}
+}
+
+// fixtureBackgroundJob is a hook like `(sleep 1.5; echo late line) &`: it
+// leaves a job in its own process group (no setsid) that outlives it and
+// writes to stdout later; the run ends when that job closes stdout.
+func fixtureBackgroundJob() int {
+	self, _ := os.Executable()
+	c := &exec.Cmd{Path: self, Args: []string{self}, Env: fixtureEnvFor("late-writer"), Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := c.Start(); err != nil {
+		return 1
+	}
+	return 0
 }
 
 // fixtureEnvFor is a descendant fixture's environment. GORACE: under -race
@@ -393,9 +411,10 @@ func TestCgroupChildStartsInside(t *testing.T) {
 }
 
 // TestSubreaperSparesOtherChildren: while one run's cleanup sweeps forty
-// orphans, a concurrent run's direct child and a child the host started by
-// other means (plain os/exec, in the host's process group) keep running and
-// their exit statuses reach their own waiters.
+// orphans, a concurrent run's direct child, another run's background job
+// (an orphan still in its run's process group), and a child the host
+// started by other means (plain os/exec, in the host's process group) keep
+// running, and their exit statuses and output reach their own waiters.
 func TestSubreaperSparesOtherChildren(t *testing.T) {
 	forcePath(t, child.ContainmentSubreaper)
 	if !child.IsSubreaper() {
@@ -411,6 +430,8 @@ func TestSubreaperSparesOtherChildren(t *testing.T) {
 	}
 	concurrent := make(chan child.Result, 1)
 	go func() { concurrent <- child.Run(t.Context(), fixtureSpec(t, "slow-exit7")) }()
+	background := make(chan child.Result, 1)
+	go func() { background <- child.Run(t.Context(), fixtureSpec(t, "background-job", withHookMode(1024))) }()
 
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	t.Cleanup(func() { killPids(readPidsQuiet(pidfile)) })
@@ -425,6 +446,11 @@ func TestSubreaperSparesOtherChildren(t *testing.T) {
 	wantOutcome(t, c, child.OutcomeExitNonZero)
 	if c.ExitStatus != 7 || !c.Reaped {
 		t.Fatalf("concurrent run: status %d reaped %v, want 7: the sweep took its child", c.ExitStatus, c.Reaped)
+	}
+	bg := <-background
+	wantOutcome(t, bg, child.OutcomeCompleted)
+	if !bytes.Contains(bg.Output, []byte("late line")) {
+		t.Fatalf("the background job's output %q is missing: another run's sweep ended it", bg.Output)
 	}
 	err := other.Wait()
 	var ee *exec.ExitError

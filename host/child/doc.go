@@ -49,11 +49,14 @@
 //     descendants orphaned by a child's exit or kill are reparented to it;
 //     cleanup kills and reaps them (by pidfd, never wait(-1), so no other
 //     goroutine's child status is taken) until none remain or the grace
-//     ends. It spares direct children this package started for other runs
-//     and any child still in the host's own process group (children other
-//     code starts with plain os/exec). So a descendant that joins the host's
-//     process group without setsid() escapes it, and a cleanup also ends a
-//     concurrent run's orphans: runs meant to overlap want the cgroup path.
+//     ends. It spares direct children this package started for other runs,
+//     orphans still in the process group of another unfinished run (left
+//     to that run's cleanup), and any child still in the host's own process
+//     group (children other code starts with plain os/exec). So a
+//     descendant that joins the host's process group without setsid()
+//     escapes it, and an orphan of a concurrent run that left that run's
+//     group is ended by whichever cleanup comes first: runs meant to
+//     overlap want the cgroup path.
 //   - Windows ("job-object"): each child runs in a job object created with
 //     JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE and no breakaway flag. The child is
 //     created with CREATE_SUSPENDED, assigned with AssignProcessToJobObject,

@@ -131,6 +131,16 @@ func (g *group) release(stop <-chan struct{}) {
 		}
 		_ = g.cg.remove(stop)
 	case g.mode == ContainmentSubreaper && stop != nil:
-		sweepOrphans(stop)
+		sweepOrphans(stop, g.startedGroup())
 	}
+	if pgid := g.startedGroup(); pgid != 0 {
+		endGroup(pgid)
+	}
+}
+
+// startedGroup is the child's process group, 0 before it started.
+func (g *group) startedGroup() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.pgid
 }

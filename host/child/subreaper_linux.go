@@ -18,8 +18,9 @@ import (
 
 // The subreaper is process-wide: once the host calls
 // prctl(PR_SET_CHILD_SUBREAPER), every orphan among the descendants of any
-// of its children is reparented to it, not to init. Three rules keep that
-// from breaking children the host runs by other means:
+// of its children is reparented to it, not to init. These rules keep that
+// from breaking children the host runs by other means, and runs from
+// breaking each other:
 //
 //   - Orphans are reaped only by waitid on a pidfd of one specific process,
 //     never by wait(-1), so no exit status another goroutine waits for is
@@ -35,14 +36,21 @@ import (
 //     either stay in that group or leave for a new one. The residual gap:
 //     a hostile descendant that, without setsid(), joins the host's own
 //     process group escapes the sweep. The cgroup path has no such gap.
+//   - An orphan still in the process group of another run that has not
+//     finished (a shell's background job that outlived the script, say)
+//     is left to that run's own cleanup. The group's number cannot be
+//     reused while it has a member, so the attribution is exact. An orphan
+//     that left its run's group (setsid) cannot be attributed, and whichever
+//     run sweeps first ends it: runs meant to overlap want the cgroup path.
 var reaper struct {
 	once sync.Once
 	err  error
 
 	direct struct {
-		gate sync.RWMutex // starts: read; sweeps listing children: write
-		mu   sync.Mutex   // guards pids
-		pids map[int]struct{}
+		gate   sync.RWMutex // starts: read; sweeps listing children: write
+		mu     sync.Mutex   // guards pids and groups
+		pids   map[int]struct{}
+		groups map[int]struct{} // process groups of runs not yet released
 	}
 	sweep sync.Mutex // one sweep at a time
 }
@@ -62,9 +70,11 @@ func subreaperAvailable() bool {
 	return unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&v)), 0, 0, 0) == nil
 }
 
-// startRegistered runs start (which spawns a direct child) so that no sweep
-// can observe the child before its pid is registered: the gate is held for
-// reading from before the fork until the pid is in the set.
+// startRegistered runs start (which spawns a direct child leading its own
+// process group) so that no sweep can observe the child before its pid is
+// registered: the gate is held for reading from before the fork until the
+// pid is in the set. The pid is also registered as a run's process group,
+// until endGroup.
 func startRegistered(start func() (pid int, err error)) error {
 	reaper.direct.gate.RLock()
 	defer reaper.direct.gate.RUnlock()
@@ -75,8 +85,10 @@ func startRegistered(start func() (pid int, err error)) error {
 	reaper.direct.mu.Lock()
 	if reaper.direct.pids == nil {
 		reaper.direct.pids = map[int]struct{}{}
+		reaper.direct.groups = map[int]struct{}{}
 	}
 	reaper.direct.pids[pid] = struct{}{}
+	reaper.direct.groups[pid] = struct{}{}
 	reaper.direct.mu.Unlock()
 	return nil
 }
@@ -88,22 +100,35 @@ func unregister(pid int) {
 	reaper.direct.mu.Unlock()
 }
 
-func isDirect(pid int) bool {
+// endGroup forgets a run's process group once the run is released.
+func endGroup(pgid int) {
+	reaper.direct.mu.Lock()
+	delete(reaper.direct.groups, pgid)
+	reaper.direct.mu.Unlock()
+}
+
+// spared reports whether a sweep by the run whose group is own must leave
+// pid (in process group pgrp) alone.
+func spared(pid, pgrp, own int) bool {
 	reaper.direct.mu.Lock()
 	defer reaper.direct.mu.Unlock()
-	_, ok := reaper.direct.pids[pid]
-	return ok
+	if _, ok := reaper.direct.pids[pid]; ok {
+		return true
+	}
+	_, other := reaper.direct.groups[pgrp]
+	return other && pgrp != own
 }
 
 // sweepOrphans kills and reaps the host's orphans until none remain or stop
-// is closed. Killing an orphan reparents its own children to the host, so
-// each round reaches one level further down a tree.
-func sweepOrphans(stop <-chan struct{}) {
+// is closed, on behalf of the run whose process group is own. Killing an
+// orphan reparents its own children to the host, so each round reaches one
+// level further down a tree.
+func sweepOrphans(stop <-chan struct{}, own int) {
 	reaper.sweep.Lock()
 	defer reaper.sweep.Unlock()
 	delay := 200 * time.Microsecond
 	for {
-		fds := openOrphans()
+		fds := openOrphans(own)
 		if len(fds) == 0 {
 			return
 		}
@@ -125,25 +150,23 @@ func sweepOrphans(stop <-chan struct{}) {
 	}
 }
 
-// openOrphans returns a pidfd for each orphan of the host: a child that is
-// neither a registered direct child nor in the host's own process group.
+// openOrphans returns a pidfd for each orphan of the host the run whose
+// group is own may end: a child that is not a registered direct child, not
+// in the host's own process group, and not in another live run's group.
 // The pidfd pins the process, so the checks made after opening it and the
 // signal sent through it concern the same one even if its pid is reused.
-func openOrphans() []int {
+func openOrphans(own int) []int {
 	reaper.direct.gate.Lock()
 	defer reaper.direct.gate.Unlock()
-	self, pgrp := os.Getpid(), syscall.Getpgrp()
+	self, hostPgrp := os.Getpid(), syscall.Getpgrp()
 	var fds []int
 	for _, pid := range hostChildren(self) {
-		if isDirect(pid) {
-			continue
-		}
 		fd, err := unix.PidfdOpen(pid, 0)
 		if err != nil {
 			continue // already reaped by whoever started it
 		}
 		st, ok := readStat(pid)
-		if !ok || st.ppid != self || st.pgrp == pgrp {
+		if !ok || st.ppid != self || st.pgrp == hostPgrp || spared(pid, st.pgrp, own) {
 			unix.Close(fd)
 			continue
 		}
