@@ -65,7 +65,7 @@ func probeCgroupSubtree() (string, error) {
 	if err := os.Mkdir(probe, 0o755); err != nil {
 		return "", fmt.Errorf("cannot create a child cgroup in %s: %w", dir, err)
 	}
-	defer os.Remove(probe)
+	defer removeEmptyCgroup(probe)
 	if err := unix.Access(filepath.Join(probe, "cgroup.kill"), unix.W_OK); err != nil {
 		return "", fmt.Errorf("a child cgroup of %s has no writable cgroup.kill (Linux 5.14+): %w", dir, err)
 	}
@@ -76,6 +76,17 @@ func probeCgroupSubtree() (string, error) {
 		return "", fmt.Errorf("clone3 with CLONE_INTO_CGROUP into a child of %s failed: %w", dir, err)
 	}
 	return dir, nil
+}
+
+// removeEmptyCgroup removes a cgroup that holds no process, retrying for a
+// moment: a process that has just been reaped may still be leaving it.
+func removeEmptyCgroup(dir string) {
+	for i := 0; i < 50; i++ {
+		if err := unix.Rmdir(dir); err == nil || !errors.Is(err, unix.EBUSY) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // probeCloneIntoCgroup starts a process in cg that fails at once in exec:
