@@ -1,0 +1,42 @@
+// Package install is one `lola install` or `lola uninstall`: the
+// orchestration of a module, an assistant's target extension and the
+// module's install hooks into one audited change of a project (or of the
+// user's home).
+//
+// An install, in order:
+//
+//  1. resolves the module in the store ($LOLA_HOME/modules) and the target
+//     extension named as the assistant (built-in or $LOLA_HOME/extensions);
+//  2. picks the root: the project directory for scope project, the user's
+//     home for scope user;
+//  3. builds the request {protocol 1, operation install, assistant, scope,
+//     modules: [the module's files], current: the target's managed files};
+//  4. runs the pre-install hook (tier 2; a failure aborts with nothing
+//     applied), runs the target extension, takes its plan through
+//     pipeline.Apply with the extension's capabilities and effective path
+//     grant, then runs the post-install hook (a failure warns; the install
+//     stays);
+//  5. records the install in $LOLA_HOME/installed.yml, in today's Lola's
+//     shape, by temp file and rename (0600).
+//
+// Every audit record of one install — each hook run (a KindRun record
+// naming "hook:<module>:<point>", tier native/hook), the plan record, its
+// events and outcome — carries one correlation id.
+//
+// Uninstall is operation uninstall through the same target with the same
+// module files, so the target deletes exactly what its install wrote; the
+// installed.yml entry is then removed. Uninstall runs no hooks (today's
+// Lola runs none either).
+//
+// A dry run (Options.DryRun) resolves everything, runs the target only when
+// it is tier 1 (confined: it cannot act before the host sees its plan),
+// refuses a tier-2 target without running it (ErrNativeDryRun), checks the
+// plan against every rule, reports the hooks it would run without running
+// them, and writes nothing: no tree change, no audit record, no
+// installed.yml change.
+//
+// Non-guarantees: hooks are trusted, not confined (see host/hook). The
+// plan's apply is atomic; the installed.yml update after it is a separate
+// atomic step, so a crash between the two leaves the tree installed and the
+// record missing (a repeated install repairs it).
+package install

@@ -1,0 +1,31 @@
+package install
+
+import "errors"
+
+// Errors an install reports before or instead of applying anything; test
+// with errors.Is. Each means nothing was applied.
+var (
+	// ErrUsage: the request itself is wrong (scope, assistant, project
+	// directory, module name). Exit 2.
+	ErrUsage = errors.New("install: bad request")
+	// ErrModuleNotFound: no module of that name in the store. Exit 2.
+	ErrModuleNotFound = errors.New("install: no such module (lola mod add it first)")
+	// ErrUnknownAssistant: no target extension named as the assistant. Exit 2.
+	ErrUnknownAssistant = errors.New("install: no target extension for that assistant")
+	// ErrHookInvalid: a declared or --pre/--post-install hook is not a
+	// script inside the module. Exit 2.
+	ErrHookInvalid = errors.New("install: hook script refused")
+	// ErrNativeDryRun: a dry run was asked of a tier-2 (native) target,
+	// which would run unconfined before the host saw its plan. Exit 2.
+	ErrNativeDryRun = errors.New("install: --dry-run refuses a native (tier-2) target: it would run unconfined and may act before lola sees its plan")
+	// ErrPreInstallFailed: the pre-install hook did not succeed; the target
+	// never ran. Exit 4.
+	ErrPreInstallFailed = errors.New("install: pre-install hook failed; nothing was applied")
+	// ErrTargetFailed: the target extension returned no plan lola accepts.
+	// Exit 4 (or 3 when its plan broke a lexical policy rule; see
+	// Report.Launched).
+	ErrTargetFailed = errors.New("install: the target extension failed; nothing was applied")
+	// ErrNotInstalled: uninstall of a module installed.yml does not record
+	// for that assistant, scope and project. Exit 2.
+	ErrNotInstalled = errors.New("install: not installed there (see lola list)")
+)

@@ -1,0 +1,442 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/schema"
+)
+
+// job is one install or uninstall, resolved: nothing has run yet.
+type job struct {
+	o       *Options
+	op      schema.Operation
+	scope   schema.Scope
+	root    string // absolute
+	project string // absolute project path; "" for scope user
+	mod     *module.Module
+	ext     *extension.Extension
+	req     schema.Request
+	hooks   []hook.Invocation // install only: pre then post, those declared
+	created []string          // directories the applied plan created
+	rep     Report
+}
+
+// Install installs o.Module for o.Assistant (see the package doc). The
+// error is nil when the pipeline ran: check Report.Result's outcome
+// (committed, dry-run, rejected, rolled-back, rollback-failed). A non-nil
+// error means nothing was applied, except when Report.Applied() is true
+// (the tree is installed and only the installed.yml update failed).
+func Install(ctx context.Context, o Options) (Report, error) {
+	j, err := prepare(&o, schema.OperationInstall)
+	if err != nil {
+		return j.rep, err
+	}
+	return j.install(ctx)
+}
+
+// Uninstall removes what Install wrote for o.Module and o.Assistant in
+// the scope and project, by running the target's uninstall operation on the
+// same module files, then removes the installed.yml record. Hooks do not
+// run. o.PreInstall and o.PostInstall are ignored.
+func Uninstall(ctx context.Context, o Options) (Report, error) {
+	o.PreInstall, o.PostInstall = "", ""
+	j, err := prepare(&o, schema.OperationUninstall)
+	if err != nil {
+		return j.rep, err
+	}
+	return j.uninstall(ctx)
+}
+
+// prepare resolves everything an operation needs and runs nothing.
+func prepare(o *Options, op schema.Operation) (*job, error) {
+	j := &job{o: o, op: op, scope: o.Scope}
+	if j.scope == "" {
+		j.scope = schema.ScopeProject
+	}
+	j.rep = Report{Operation: op, Module: o.Module, Assistant: o.Assistant, Scope: j.scope}
+	if o.Config == nil {
+		o.Config = config.Default()
+	}
+	if o.Home == "" || !filepath.IsAbs(o.Home) {
+		return j, fmt.Errorf("%w: the Lola home must be an absolute path", ErrUsage)
+	}
+	switch j.scope {
+	case schema.ScopeProject:
+		dir := o.Project
+		if dir == "" {
+			dir = "."
+		}
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return j, fmt.Errorf("%w: project directory: %v", ErrUsage, err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return j, fmt.Errorf("%w: the project directory does not exist or is not a directory", ErrUsage)
+		}
+		j.root, j.project = abs, abs
+	case schema.ScopeUser:
+		home := o.UserHome
+		if home == "" {
+			h, err := os.UserHomeDir()
+			if err != nil {
+				return j, fmt.Errorf("%w: scope user needs a home directory", ErrUsage)
+			}
+			home = h
+		}
+		abs, err := filepath.Abs(home)
+		if err != nil {
+			return j, fmt.Errorf("%w: home directory: %v", ErrUsage, err)
+		}
+		j.root = abs
+	default:
+		return j, fmt.Errorf("%w: scope %q (project or user)", ErrUsage, string(j.scope))
+	}
+	j.rep.Root = j.root
+
+	name, err := module.ParseName(o.Module)
+	if err != nil {
+		return j, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	store, err := module.OpenStore(o.Home)
+	if err != nil {
+		return j, err
+	}
+	if j.mod, err = store.Get(name); err != nil {
+		if errors.Is(err, module.ErrNotFound) {
+			return j, fmt.Errorf("%w: %s", ErrModuleNotFound, name)
+		}
+		return j, err
+	}
+
+	if !extension.ValidName(o.Assistant) {
+		return j, fmt.Errorf("%w: %q is not an assistant name", ErrUnknownAssistant, o.Assistant)
+	}
+	cat, err := extension.Discover(o.Home)
+	if err != nil {
+		return j, err
+	}
+	if j.ext, err = cat.Lookup(o.Assistant); err != nil {
+		return j, fmt.Errorf("%w: %v", ErrUnknownAssistant, err)
+	}
+	if j.ext.Kind() != extension.KindTarget {
+		return j, fmt.Errorf("%w: extension %s is a %s extension, not an assistant target", ErrUnknownAssistant, j.ext.Name(), j.ext.Kind())
+	}
+	j.rep.Target, j.rep.TargetTier = j.ext.Name(), j.ext.AuditTier()
+
+	if op == schema.OperationInstall {
+		if err := j.resolveHooks(); err != nil {
+			return j, err
+		}
+	}
+
+	m, err := j.mod.Schema(module.DefaultBounds())
+	if err != nil {
+		return j, err
+	}
+	current, err := j.ext.CurrentFiles(j.root)
+	if err != nil {
+		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
+	}
+	j.req = schema.Request{
+		Protocol: 1, Operation: op, Assistant: o.Assistant, Scope: j.scope,
+		Modules: []schema.Module{m}, Current: current,
+	}
+	return j, nil
+}
+
+// resolveHooks loads lola.yaml's hooks, lets the CLI's win, and resolves
+// each script inside the module.
+func (j *job) resolveHooks() error {
+	decl, err := hook.LoadDeclared(j.mod.ContentDir())
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrHookInvalid, err)
+	}
+	decl = decl.With(hook.PreInstall, j.o.PreInstall).With(hook.PostInstall, j.o.PostInstall)
+	for _, p := range hook.Points() {
+		script := decl.Script(p)
+		if script == "" {
+			continue
+		}
+		s, err := hook.Resolve(p, j.mod.Dir(), j.mod.ContentDir(), script)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrHookInvalid, err)
+		}
+		inv := hook.Invocation{
+			Script: s, ModuleName: j.mod.Name().String(), ModulePath: j.mod.Dir(),
+			ProjectPath: j.project, Assistant: j.o.Assistant, Scope: j.scope,
+			Deadline: j.o.HookDeadline, Environ: j.o.Environ,
+		}
+		j.hooks = append(j.hooks, inv)
+		j.rep.Hooks = append(j.rep.Hooks, HookRun{Point: p, Script: script, Describe: inv.Describe()})
+	}
+	return nil
+}
+
+func (j *job) install(ctx context.Context) (Report, error) {
+	if j.o.DryRun {
+		return j.dryRun(ctx)
+	}
+	log, err := j.openCorrelatedLog()
+	if err != nil {
+		return j.rep, err
+	}
+	defer log.Close()
+
+	if i := j.hookIndex(hook.PreInstall); i >= 0 {
+		if !j.runHook(ctx, log, i) {
+			return j.rep, fmt.Errorf("%w (%s)", ErrPreInstallFailed, hookFailure(j.rep.Hooks[i].Child))
+		}
+	}
+	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
+		return j.rep, err
+	}
+	rec := j.record()
+	rec.CreatedDirs = j.created
+	if i := j.hookIndex(hook.PostInstall); i >= 0 {
+		if !j.runHook(ctx, log, i) {
+			j.o.warn(fmt.Sprintf("post-install hook of %s failed (%s); the install is kept", j.mod.Name(), hookFailure(j.rep.Hooks[i].Child)))
+		}
+	}
+	reg, err := ReadRegistry(j.o.Home)
+	if err != nil {
+		return j.rep, fmt.Errorf("installed, but %w", err)
+	}
+	if old := reg.Find(rec.Module, rec.Assistant, rec.Scope, rec.ProjectPath); len(old) > 0 {
+		// A reinstall creates nothing the first install had not: keep its
+		// list, so the uninstall still removes them.
+		rec.CreatedDirs = mergeSorted(old[0].CreatedDirs, rec.CreatedDirs)
+	}
+	reg.Put(rec)
+	if err := reg.Save(); err != nil {
+		return j.rep, fmt.Errorf("installed, but %w", err)
+	}
+	j.rep.Record = &rec
+	return j.rep, nil
+}
+
+func (j *job) uninstall(ctx context.Context) (Report, error) {
+	reg, err := ReadRegistry(j.o.Home)
+	if err != nil {
+		return j.rep, err
+	}
+	want := Record{Module: j.mod.Name().String(), Assistant: j.o.Assistant, Scope: string(j.scope), ProjectPath: j.project}
+	found := reg.Find(want.Module, want.Assistant, want.Scope, "")
+	var rec *Record
+	for i := range found {
+		if found[i].sameInstall(want) {
+			rec = &found[i]
+		}
+	}
+	if rec == nil {
+		return j.rep, fmt.Errorf("%w: %s for %s (%s scope)", ErrNotInstalled, want.Module, want.Assistant, want.Scope)
+	}
+	j.rep.Record = rec
+	if j.o.DryRun {
+		return j.dryRun(ctx)
+	}
+	log, err := j.openCorrelatedLog()
+	if err != nil {
+		return j.rep, err
+	}
+	defer log.Close()
+	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
+		return j.rep, err
+	}
+	removeEmptyDirs(j.root, rec.CreatedDirs)
+	reg.Remove(*rec)
+	if err := reg.Save(); err != nil {
+		return j.rep, fmt.Errorf("uninstalled, but %w", err)
+	}
+	return j.rep, nil
+}
+
+// dryRun runs a tier-1 target (confined, so it cannot act) and checks its
+// plan without applying it; a tier-2 target is refused without running.
+// Hooks are only described.
+func (j *job) dryRun(ctx context.Context) (Report, error) {
+	if j.ext.Tier().Native() {
+		return j.rep, fmt.Errorf("%w (extension %s; build it for tier 1: lola ext build --tier 1)", ErrNativeDryRun, j.ext.Name())
+	}
+	if j.op == schema.OperationInstall {
+		rec := j.record()
+		j.rep.Record = &rec
+	}
+	return j.rep, j.runTargetAndApply(ctx, nil)
+}
+
+func (j *job) openCorrelatedLog() (*audit.Log, error) {
+	log, err := audit.Open(filepath.Join(j.o.Home, audit.FileName))
+	if err != nil {
+		return nil, err
+	}
+	c, err := audit.NewCorrelation()
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	log.Correlate(c)
+	j.rep.Correlation = c
+	return log, nil
+}
+
+func (j *job) hookIndex(p hook.Point) int {
+	for i, h := range j.rep.Hooks {
+		if h.Point == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// runHook runs hook i, records its run in the audit log under the
+// install's correlation, and reports success. A run that cannot be logged
+// counts as failed: the log is written before anything is applied.
+func (j *job) runHook(ctx context.Context, log *audit.Log, i int) bool {
+	inv := j.hooks[i]
+	j.o.progress("running " + inv.Script.Point().String() + " hook " + inv.Script.Path())
+	res, err := hook.Run(ctx, inv)
+	if err != nil {
+		res = child.Result{Outcome: child.OutcomeStartFailed, ExitStatus: -1, Err: err}
+	}
+	j.rep.Hooks[i].Ran, j.rep.Hooks[i].Child = true, res
+	id, err := audit.NewExtension(inv.Identity(), "")
+	if err != nil {
+		j.o.warn("hook run not logged: " + err.Error())
+		return false
+	}
+	if _, err := log.Run(j.rep.Correlation, audit.RunRecord{
+		Extension: id, Tier: audit.TierHook, Layers: containmentLayers(),
+		Result: runResult(res.Outcome), ExitStatus: res.ExitStatus, Elapsed: res.Elapsed,
+	}); err != nil {
+		j.o.warn("hook run not logged: " + err.Error())
+		return false
+	}
+	return res.Outcome == child.OutcomeCompleted
+}
+
+func hookFailure(r child.Result) string {
+	switch r.Outcome {
+	case child.OutcomeExitNonZero:
+		if r.ExitStatus >= 0 {
+			return fmt.Sprintf("exit status %d", r.ExitStatus)
+		}
+		return "terminated by a signal"
+	case child.OutcomeKilledDeadline:
+		return "killed at its deadline"
+	case child.OutcomeKilledStdoutBound:
+		return "killed for too much output"
+	case child.OutcomeStartFailed:
+		if r.Err != nil {
+			return "could not start: " + r.Err.Error()
+		}
+		return "could not start"
+	case child.OutcomeCanceled:
+		return "interrupted"
+	}
+	return r.Outcome.String()
+}
+
+// runTargetAndApply runs the target on the request and takes its plan
+// through the pipeline (log nil: dry run).
+func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
+	art, err := targetArtifact(j.ext)
+	if err != nil {
+		return err
+	}
+	defer art.cleanup()
+	caps := j.ext.Capabilities()
+	j.o.progress(fmt.Sprintf("running %s (%s)", j.ext.Name(), j.ext.AuditTier()))
+	l, err := pipeline.RunExtension(ctx, pipeline.Launch{
+		Name: j.ext.Name(), Version: j.ext.Version(), Tier: j.ext.AuditTier(), Artifact: art.path,
+		Caps: caps, Timeout: j.o.Timeout, Exe: j.o.Exe, CacheDir: filepath.Join(j.o.Home, config.CacheDir),
+		ExtraEnv: j.o.ExtraEnv,
+	}, j.req)
+	if err != nil {
+		return err
+	}
+	j.rep.Launched = &l
+	if l.Child.Outcome != child.OutcomePlanReceived {
+		return fmt.Errorf("%w (%s: %s)", ErrTargetFailed, j.ext.Name(), l.Child.Outcome)
+	}
+	id, err := j.ext.AuditIdentity()
+	if err != nil {
+		return err
+	}
+	layers := shimLayers(l.Shim)
+	if j.ext.Tier().Native() {
+		layers = containmentLayers()
+	}
+	// The grant is judged bytewise, the strictest relation: a path beneath
+	// a prefix bytewise is beneath it under every relation, so no
+	// filesystem's folding can widen it.
+	grant := j.ext.PathGrant(j.o.Config, pathrule.Bytes)
+	who := pipeline.Proposer{Extension: id.WithArtifact(art.sum), Tier: j.ext.AuditTier(), Caps: &caps, Paths: &grant, Layers: layers}
+	fs := j.o.FS
+	if fs == "" {
+		fs = pathrule.Auto
+	}
+	if log != nil {
+		j.o.progress(fmt.Sprintf("applying %d intents under the root", l.Child.Plan.Len()))
+		j.created = createdDirs(j.root, l.Child.Plan)
+	}
+	res, err := pipeline.Apply(ctx, j.root, l.Child.Plan, who, pipeline.Options{
+		FS: fs, DryRun: log == nil, Log: log, Remote: j.o.Remote, Warn: j.o.Warn,
+	})
+	if err != nil {
+		return err
+	}
+	j.rep.Result = &res
+	return nil
+}
+
+func mergeSorted(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(append([]string(nil), a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// record is the installed.yml entry of this install: what the module
+// holds, as today's Lola records it.
+func (j *job) record() Record {
+	l := j.mod.Layout()
+	r := Record{
+		Module: j.mod.Name().String(), Assistant: j.o.Assistant, Scope: string(j.scope),
+		Skills: []string{}, Commands: []string{}, Agents: []string{}, MCPs: []string{},
+		HasInstructions: l.Instructions, ProjectPath: j.project,
+	}
+	for _, s := range l.Skills {
+		r.Skills = append(r.Skills, s.Name)
+	}
+	for _, c := range l.Commands {
+		r.Commands = append(r.Commands, c.Name)
+	}
+	for _, a := range l.Agents {
+		r.Agents = append(r.Agents, a.Name)
+	}
+	// mcps stays empty: no target extension installs MCP servers yet, and
+	// the record says what was written, not what the module holds.
+	for _, s := range [][]string{r.Skills, r.Commands, r.Agents} {
+		sort.Strings(s)
+	}
+	return r
+}

@@ -1,0 +1,242 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// InstalledFile is the install registry under $LOLA_HOME (the same name
+// host/module reads for `lola mod rm`).
+const InstalledFile = "installed.yml"
+
+// installedMax bounds installed.yml on read.
+const installedMax = 16 << 20
+
+// registryVersion is the shape today's Lola writes.
+const registryVersion = "1.0"
+
+// Record is one installation in installed.yml, in today's Lola's shape:
+//
+//   - module: NAME
+//     assistant: claude-code
+//     scope: project
+//     skills: [a, b]
+//     commands: [c]
+//     agents: []
+//     mcps: []
+//     has_instructions: false
+//     project_path: /abs/project   # project scope only
+//
+// Keys this version does not know (written by a newer or older Lola) are
+// kept in Extra and written back unchanged.
+type Record struct {
+	Module          string     `yaml:"module"`
+	Assistant       string     `yaml:"assistant"`
+	Scope           string     `yaml:"scope"`
+	Skills          []string   `yaml:"skills"`
+	Commands        []string   `yaml:"commands"`
+	Agents          []string   `yaml:"agents"`
+	MCPs            []string   `yaml:"mcps"`
+	HasInstructions bool       `yaml:"has_instructions"`
+	ProjectPath     string     `yaml:"project_path,omitempty"`
+	Version         string     `yaml:"version,omitempty"`
+	Ref             string     `yaml:"ref,omitempty"`
+	AppendContext   stringList `yaml:"append_context,omitempty"`
+	// Groups is nil when the install predates group selection (today's
+	// "None"), and a possibly empty list otherwise.
+	Groups *[]string `yaml:"groups,omitempty"`
+	// CreatedDirs (lola's own addition) lists the root-relative
+	// directories the install created, so uninstall can remove them once
+	// empty. Today's Lola ignores the key.
+	CreatedDirs []string       `yaml:"created_dirs,omitempty"`
+	Extra       map[string]any `yaml:",inline"`
+}
+
+// stringList reads today's append_context: a list, or the older single
+// string.
+type stringList []string
+
+func (s *stringList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		var one string
+		if err := n.Decode(&one); err != nil {
+			return err
+		}
+		*s = stringList{one}
+		return nil
+	}
+	var many []string
+	if err := n.Decode(&many); err != nil {
+		return err
+	}
+	*s = many
+	return nil
+}
+
+// sameInstall is today's identity of an installation: module, assistant,
+// scope and project path.
+func (r Record) sameInstall(o Record) bool {
+	return r.Module == o.Module && r.Assistant == o.Assistant && r.Scope == o.Scope && r.ProjectPath == o.ProjectPath
+}
+
+type registryDoc struct {
+	Version       string         `yaml:"version"`
+	Installations []Record       `yaml:"installations"`
+	Extra         map[string]any `yaml:",inline"`
+}
+
+// Registry is installed.yml as read from one $LOLA_HOME.
+type Registry struct {
+	path string
+	doc  registryDoc
+}
+
+// ReadRegistry reads home/installed.yml; a missing file is an empty
+// registry. A file over 16 MiB or that is not YAML in today's shape is an
+// error (never a silent reset: the file is the only record of what to
+// uninstall).
+func ReadRegistry(home string) (*Registry, error) {
+	r := &Registry{path: filepath.Join(home, InstalledFile), doc: registryDoc{Version: registryVersion}}
+	f, err := os.Open(r.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, installedMax+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	if len(b) > installedMax {
+		return nil, fmt.Errorf("%s: larger than %d bytes", InstalledFile, installedMax)
+	}
+	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&r.doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %v", InstalledFile, err)
+	}
+	if r.doc.Version == "" {
+		r.doc.Version = registryVersion
+	}
+	return r, nil
+}
+
+// All returns every record, in file order.
+func (r *Registry) All() []Record { return append([]Record(nil), r.doc.Installations...) }
+
+// Find returns the records of module; assistant, scope and project narrow
+// the match when not empty.
+func (r *Registry) Find(module, assistant, scope, project string) []Record {
+	var out []Record
+	for _, rec := range r.doc.Installations {
+		if rec.Module == module && (assistant == "" || rec.Assistant == assistant) &&
+			(scope == "" || rec.Scope == scope) && (project == "" || rec.ProjectPath == project) {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// Put replaces the record of the same installation (module, assistant,
+// scope, project path) with rec, or appends it, as today's Lola does.
+func (r *Registry) Put(rec Record) {
+	kept := r.doc.Installations[:0:0]
+	for _, old := range r.doc.Installations {
+		if !old.sameInstall(rec) {
+			kept = append(kept, old)
+		}
+	}
+	r.doc.Installations = append(kept, rec)
+}
+
+// Remove drops the record of the same installation as rec and reports
+// whether there was one.
+func (r *Registry) Remove(rec Record) bool {
+	kept := r.doc.Installations[:0:0]
+	found := false
+	for _, old := range r.doc.Installations {
+		if old.sameInstall(rec) {
+			found = true
+			continue
+		}
+		kept = append(kept, old)
+	}
+	r.doc.Installations = kept
+	return found
+}
+
+// Save writes the registry atomically: a 0600 temp file beside
+// installed.yml, fsynced, renamed over it, and the directory fsynced. A
+// reader sees the old file or the new one, never a mix.
+func (r *Registry) Save() error {
+	if r.doc.Installations == nil {
+		r.doc.Installations = []Record{}
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&r.doc); err != nil {
+		return fmt.Errorf("%s: encode: %v", InstalledFile, err)
+	}
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("%s: encode: %v", InstalledFile, err)
+	}
+	dir := filepath.Dir(r.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	tmp, err := os.CreateTemp(dir, "."+InstalledFile+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	if err := os.Rename(name, r.path); err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// stripPath removes the file name from an *os.PathError or *os.LinkError,
+// so that diagnostics carry no host path.
+func stripPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
+}

@@ -1,0 +1,71 @@
+package install
+
+import (
+	"time"
+
+	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/remote"
+	"github.com/lola-pm/lola/schema"
+)
+
+// Options is one install or uninstall.
+type Options struct {
+	// Home is $LOLA_HOME (absolute): the module store, extensions, the
+	// audit log and installed.yml live there.
+	Home string
+	// Config is the user's configuration (path-grant narrowing); nil means
+	// config.Default().
+	Config *config.Config
+
+	Module    string       // the module's name in the store
+	Assistant string       // the target extension's name: claude-code, cursor, ...
+	Scope     schema.Scope // "" means project
+	// Project is the project directory for scope project ("" means the
+	// current directory). Ignored for scope user.
+	Project string
+	// UserHome is the root for scope user; "" means os.UserHomeDir().
+	UserHome string
+
+	// PreInstall and PostInstall are the CLI's --pre-install and
+	// --post-install scripts (module-relative); they win over lola.yaml.
+	PreInstall, PostInstall string
+
+	// DryRun resolves and checks everything and changes nothing.
+	DryRun bool
+	// FS is the path-equality relation for the root (pipeline.Options.FS);
+	// "" means pathrule.Auto.
+	FS string
+
+	// Exe is the lola executable the tier-1 shim re-executes; "" means the
+	// running executable.
+	Exe string
+	// ExtraEnv is appended to the target extension's environment (tests).
+	ExtraEnv []string
+	// Timeout is the target extension's outer deadline; 0 means the
+	// pipeline's default for its tier.
+	Timeout time.Duration
+	// HookDeadline overrides hook.DefaultDeadline (300 s) when positive.
+	HookDeadline time.Duration
+	// Environ is the environment hooks inherit; nil means os.Environ().
+	Environ []string
+	// Remote performs fetch and clone intents; nil fails a plan holding one.
+	Remote *remote.Client
+
+	// Warn receives non-fatal problems (a failed post-install hook, an
+	// audit event that could not be written); nil discards them.
+	Warn func(string)
+	// Progress receives one line as each long step starts; nil discards.
+	Progress func(string)
+}
+
+func (o *Options) warn(s string) {
+	if o.Warn != nil {
+		o.Warn(s)
+	}
+}
+
+func (o *Options) progress(s string) {
+	if o.Progress != nil {
+		o.Progress(s)
+	}
+}

@@ -1,0 +1,146 @@
+package install
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/shim"
+)
+
+// maxArtifactBytes bounds a built-in artifact copied out of the binary.
+const maxArtifactBytes = 256 << 20
+
+// artifact is the target's artifact of its preferred tier as a host file,
+// with its digest. A built-in's bytes are copied out of the binary into a
+// private temporary directory, removed by cleanup.
+type artifact struct {
+	path    string
+	sum     [sha256.Size]byte
+	cleanup func()
+}
+
+func targetArtifact(e *extension.Extension) (artifact, error) {
+	t := e.Tier()
+	a, ok := e.Artifact(t)
+	if !ok || !a.Present() {
+		return artifact{}, fmt.Errorf("%w: extension %s: its %s artifact is not built (lola ext build)", ErrUnknownAssistant, e.Name(), t)
+	}
+	if a.HostPath() != "" {
+		sum, err := fileSum(a.HostPath())
+		if err != nil {
+			return artifact{}, fmt.Errorf("extension %s: artifact unreadable: %w", e.Name(), stripPath(err))
+		}
+		return artifact{path: a.HostPath(), sum: sum, cleanup: func() {}}, nil
+	}
+	src, err := e.OpenArtifact(t)
+	if err != nil {
+		return artifact{}, err
+	}
+	defer src.Close()
+	dir, err := os.MkdirTemp("", "lola-target-")
+	if err != nil {
+		return artifact{}, errors.New("install: cannot create a directory for the built-in artifact")
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	name := e.Name()
+	mode := os.FileMode(0o700)
+	if t == extension.Tier1 {
+		name += ".wasm"
+		mode = 0o600
+	}
+	dst := filepath.Join(dir, name)
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		cleanup()
+		return artifact{}, errors.New("install: cannot write the built-in artifact")
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(src, maxArtifactBytes+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || n > maxArtifactBytes {
+		cleanup()
+		return artifact{}, fmt.Errorf("install: built-in %s artifact could not be copied out (or exceeds %d bytes)", e.Name(), maxArtifactBytes)
+	}
+	var sum [sha256.Size]byte
+	copy(sum[:], h.Sum(nil))
+	return artifact{path: dst, sum: sum, cleanup: cleanup}, nil
+}
+
+func fileSum(path string) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// containmentLayers is the audit log's name for what a native child runs
+// under: the host's deadline and output bounds, and its descendant
+// containment.
+func containmentLayers() []audit.Layer {
+	out := []audit.Layer{audit.LayerDeadline, audit.LayerOutputBounds}
+	switch child.CurrentContainment() {
+	case child.ContainmentCgroup:
+		out = append(out, audit.LayerProcessGroup, audit.LayerCgroup)
+	case child.ContainmentSubreaper:
+		out = append(out, audit.LayerProcessGroup, audit.LayerSubreaper)
+	case child.ContainmentJobObject:
+		out = append(out, audit.LayerJobObject)
+	case child.ContainmentProcessGroup:
+		out = append(out, audit.LayerProcessGroup)
+	}
+	return out
+}
+
+// shimLayers maps the confinement the tier-1 shim reported to the audit
+// log's layer vocabulary.
+func shimLayers(r *shim.Report) []audit.Layer {
+	if r == nil || r.Confinement == nil {
+		return nil
+	}
+	c := r.Confinement
+	var out []audit.Layer
+	if c.LandlockFS {
+		out = append(out, audit.LayerLandlockFS)
+	}
+	if c.LandlockTCP {
+		out = append(out, audit.LayerLandlockNet)
+	}
+	if c.Seccomp {
+		out = append(out, audit.LayerSeccomp)
+	}
+	return append(out, audit.LayerWazero, audit.LayerMemoryLimit, audit.LayerClock, audit.LayerProcessGroup)
+}
+
+// runResult maps a hook's child outcome to the audit log's run results.
+func runResult(o child.Outcome) audit.RunResult {
+	switch o {
+	case child.OutcomeCompleted:
+		return audit.RunCompleted
+	case child.OutcomeKilledDeadline:
+		return audit.RunKilledDeadline
+	case child.OutcomeKilledStdoutBound:
+		return audit.RunKilledOutputBound
+	case child.OutcomeStartFailed:
+		return audit.RunStartFailed
+	case child.OutcomeCanceled:
+		return audit.RunCanceled
+	}
+	return audit.RunExitNonZero
+}
