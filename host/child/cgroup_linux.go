@@ -196,7 +196,9 @@ var cgroupSeq atomic.Uint64
 type cgroupMember struct {
 	dir  string   // absolute; never put in a diagnostic
 	dirF *os.File // the directory, for CLONE_INTO_CGROUP; closed after start
-	kill *os.File // cgroup.kill, open for writing so a kill is one write
+
+	mu   sync.Mutex // guards kill: a kill may race the cleanup closing it
+	kill *os.File   // cgroup.kill, open for writing so a kill is one write
 }
 
 // newCgroupMember creates a child cgroup of parent, named after the host's
@@ -222,6 +224,8 @@ func newCgroupMember(parent string) (*cgroupMember, error) {
 // killAll writes 1 to cgroup.kill: SIGKILL to every process in the cgroup
 // and its descendants, including ones forking at that moment.
 func (m *cgroupMember) killAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.kill != nil {
 		_, _ = m.kill.Write([]byte("1"))
 	}
@@ -236,6 +240,8 @@ func (m *cgroupMember) closeDir() {
 
 func (m *cgroupMember) closeFiles() {
 	m.closeDir()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.kill != nil {
 		_ = m.kill.Close()
 		m.kill = nil
