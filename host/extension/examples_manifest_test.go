@@ -3,6 +3,7 @@ package extension
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,28 @@ func TestExampleManifestsDeclareTheirManagedFiles(t *testing.T) {
 		if !found {
 			t.Errorf("%s: managed %v does not name %s", name, m.Managed(), file)
 		}
+	}
+}
+
+// TestDocumentedManifestParses: the manifest templates/README.md shows is
+// one the strict loader accepts, with every documented field set.
+func TestDocumentedManifestParses(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "templates", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i := strings.Index(doc, "```yaml\n")
+	if i < 0 {
+		t.Fatal("templates/README.md shows no yaml manifest")
+	}
+	doc = doc[i+len("```yaml\n"):]
+	doc = doc[:strings.Index(doc, "```")]
+	m, err := ParseManifest(strings.NewReader(doc))
+	if err != nil {
+		t.Fatalf("documented manifest refused: %v\n%s", err, doc)
+	}
+	if len(m.Managed()) != 1 || len(m.Paths().Strings()) != 2 || len(m.Tiers()) != 2 {
+		t.Fatalf("documented manifest: managed %v paths %v tiers %v", m.Managed(), m.Paths().Strings(), m.Tiers())
 	}
 }
