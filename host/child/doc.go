@@ -72,10 +72,14 @@
 //     trust model, not a gap in it: a tier-2 extension is native code the
 //     user chose to run with their own authority.
 //
+//   - Elsewhere ("none"): the kill reaches the direct child only.
+//
 // Whatever the containment, the child also leads a fresh process group
-// (Setpgid on Unix, CREATE_NEW_PROCESS_GROUP on Windows) and a kill signals
-// the group and the child itself too. Liveness never depends on the
-// containment: Run returns within Deadline + Grace even when a process
-// will not die (a cgroup that does not empty in time is left behind, since
-// a populated cgroup cannot be removed).
+// (Setpgid on Unix, CREATE_NEW_PROCESS_GROUP on Windows), and on Unix a
+// kill signals the group and the child itself too. Liveness never depends
+// on the containment: Run returns within Deadline + Grace even when a
+// process will not die (a cgroup that does not empty in time is left
+// behind, since a populated cgroup cannot be removed). Containment acts
+// through Run: a host killed outright (SIGKILL) leaves its runs' processes,
+// and on Linux their cgroups, behind.
 package child
