@@ -44,6 +44,7 @@
 //     within the grace. A process that may write to an ancestor's
 //     cgroup.procs (root, say) can move itself out: the delegation, not this
 //     package, draws that line.
+//
 //   - Linux, no usable subtree ("subreaper"): the host makes itself a child
 //     subreaper (prctl PR_SET_CHILD_SUBREAPER, once, process-wide), so
 //     descendants orphaned by a child's exit or kill are reparented to it;
@@ -57,6 +58,7 @@
 //     escapes it, and an orphan of a concurrent run that left that run's
 //     group is ended by whichever cleanup comes first: runs meant to
 //     overlap want the cgroup path.
+//
 //   - Windows ("job-object"): each child runs in a job object created with
 //     JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE and no breakaway flag. The child is
 //     created with CREATE_SUSPENDED, assigned with AssignProcessToJobObject,
@@ -65,6 +67,7 @@
 //     assignment fails is terminated before it ever runs. The kill
 //     terminates the job; cleanup closes its handle, which ends whatever
 //     is left.
+//
 //   - macOS and other Unix ("process-group"): no unprivileged equivalent
 //     exists, so the process group kill and the bounded cleanup are all
 //     there is. A descendant that calls setsid() or setpgid() escapes the
