@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/extension"
@@ -50,7 +51,7 @@ relation; a run judges it under the relation of the root it applies to.
    "artifacts": [{"tier", "path", "built", "size"}],
    "capabilities": [...],
    "paths": {"declared": [...], "effective": [...], "narrowed": bool, "relation": ...},
-   "confinement": {"os", "landlock_abi", "seccomp", "layers": [...], "note"}}
+   "confinement": {"os", "landlock_abi", "seccomp", "layers": [...], "note", "tier2_containment"}}
 
 Exit status: 0 shown; 2 EXT is not a loadable extension, $LOLA_HOME or
 config.yaml is unusable.`,
@@ -89,6 +90,9 @@ type extInfoConfinement struct {
 	Seccomp     bool          `json:"seccomp"`
 	Layers      []audit.Layer `json:"layers"`
 	Note        string        `json:"note,omitempty"`
+	// Tier2 is how a native (tier-2) extension's descendants are contained
+	// on this host: cgroup-v2, subreaper, job-object or process-group.
+	Tier2 child.Containment `json:"tier2_containment"`
 }
 
 type extInfoReport struct {
@@ -166,7 +170,7 @@ func newExtInfoReport(e *extension.Extension, cfg *config.Config, eq pathrule.Eq
 			Narrowed:  narrowed,
 			Relation:  eq.Name(),
 		},
-		Confinement: extInfoConfinement{OS: conf.OS, LandlockABI: conf.LandlockABI, Seccomp: conf.Seccomp, Layers: conf.Layers, Note: conf.Note},
+		Confinement: extInfoConfinement{OS: conf.OS, LandlockABI: conf.LandlockABI, Seccomp: conf.Seccomp, Layers: conf.Layers, Note: conf.Note, Tier2: child.CurrentContainment()},
 	}
 	if rep.Capabilities == nil {
 		rep.Capabilities = []schema.Capability{}
@@ -230,6 +234,7 @@ func extInfoHuman(out io.Writer, r extInfoReport) {
 	if c.Note != "" {
 		fmt.Fprintf(out, "%-14s %s\n", "", c.Note)
 	}
+	p("tier-2 kill", "%s (how a native extension's descendants are ended on this host)", c.Tier2)
 }
 
 func capStrings(cs []schema.Capability) []string {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
@@ -38,6 +39,7 @@ func TestExtInfo(t *testing.T) {
 			"declared: .claude, CLAUDE.md",
 			"effective: .claude, CLAUDE.md (no user narrowing",
 			"tier-1 layers:",
+			"tier-2 kill:   " + child.CurrentContainment().String(),
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, out)
