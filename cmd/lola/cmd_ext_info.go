@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/capability"
+	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
