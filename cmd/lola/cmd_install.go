@@ -1,0 +1,367 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+func init() { topCommands = append(topCommands, newInstallCmd) }
+
+type installFlags struct {
+	assistant   string
+	scope       string
+	dryRun      bool
+	preInstall  string
+	postInstall string
+	json        bool
+}
+
+func newInstallCmd() *cobra.Command {
+	var f installFlags
+	c := &cobra.Command{
+		Use:   "install MODULE -a ASSISTANT [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--json] [PROJECT]",
+		Short: "Install a module's skills, commands, agents and instructions for an assistant",
+		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads.
+
+The assistant's target extension (claude-code, cursor, gemini-cli, opencode,
+or one under $LOLA_HOME/extensions) receives the module's files and returns
+a plan; lola checks the plan whole — capabilities, path rules, the
+extension's path grant — and applies it atomically, or nothing at all.
+
+Scope:
+  project   (default) into PROJECT, or the current directory
+  user      into your home directory (e.g. ~/.claude/)
+
+Hooks: a module's lola.yaml may declare
+  hooks:
+    pre-install: scripts/check.sh
+    post-install: scripts/setup.sh
+--pre-install/--post-install name a script in the module instead (they win
+over lola.yaml). A hook runs as 'bash SCRIPT' in the project directory (your
+home for scope user), with your environment plus LOLA_MODULE_NAME,
+LOLA_MODULE_PATH, LOLA_PROJECT_PATH (empty for scope user), LOLA_ASSISTANT,
+LOLA_SCOPE and LOLA_HOOK, for at most 5 minutes. Hooks are trusted native
+programs, not sandboxed; each run is in the audit log. A failing pre-install
+hook aborts the install with nothing applied (exit 4); a failing
+post-install hook only warns.
+
+--dry-run shows the plan as a tree diff and the hooks that would run,
+without running them, and changes nothing. It needs a tier-1 (WASI) target:
+a native target would run unconfined before lola saw its plan, so it is
+refused (exit 2).
+
+The install is recorded in $LOLA_HOME/installed.yml ('lola list'); every
+audit record of one install shares one correlation id ('lola audit show
+--correlation ID').
+
+Exit status: 0 installed (or dry run); 2 usage (unknown module or
+assistant, bad scope or project, a hook outside the module, --dry-run of a
+native target); 3 the plan was rejected (nothing applied); 4 the
+pre-install hook or the target extension failed (nothing applied); 5
+applied then rolled back; 6 rollback failed.`,
+		Example: `  # Install into the current project for Claude Code
+  lola install my-skills -a claude-code
+
+  # See what would change in ~/work/app, without changing anything
+  lola install my-skills -a cursor --dry-run ~/work/app
+
+  # Install for your user (~/.claude/...) with a setup script from the module
+  lola install my-skills -a claude-code --scope user --post-install scripts/setup.sh
+
+  # Machine-readable result
+  lola install my-skills -a gemini-cli --json`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runInstall(cmd, f, args)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, cursor, gemini-cli, opencode, ... (required)")
+	fl.StringVarP(&f.scope, "scope", "s", "project", "project (into PROJECT) or user (into your home)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan and the hooks that would run; change nothing")
+	fl.StringVar(&f.preInstall, "pre-install", "", "script in the module to run before installing (wins over lola.yaml)")
+	fl.StringVar(&f.postInstall, "post-install", "", "script in the module to run after installing (wins over lola.yaml)")
+	fl.BoolVar(&f.json, "json", false, "print the result as one JSON object")
+	_ = c.MarkFlagRequired("assistant")
+	return c
+}
+
+// installTestEnv is appended to the target extension's environment; only
+// tests set it (so a test binary re-executed as the shim acts as lola).
+var installTestEnv []string
+
+func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
+	o, err := installOptions(cmd, f.scope, args)
+	if err != nil {
+		return err
+	}
+	o.Assistant, o.DryRun = f.assistant, f.dryRun
+	o.PreInstall, o.PostInstall = f.preInstall, f.postInstall
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	rep, err := install.Install(ctx, o)
+	return installFinish(cmd, rep, err, f.json)
+}
+
+// installOptions builds the options every install command shares: state,
+// scope, project, warnings to stderr, progress on a terminal only.
+func installOptions(cmd *cobra.Command, scope string, args []string) (install.Options, error) {
+	var o install.Options
+	switch schema.Scope(scope) {
+	case schema.ScopeProject, schema.ScopeUser:
+		o.Scope = schema.Scope(scope)
+	default:
+		return o, withCode(exitUsage, fmt.Errorf("--scope must be project or user, not %q", scope))
+	}
+	o.Module = args[0]
+	if len(args) > 1 {
+		if o.Scope == schema.ScopeUser {
+			return o, withCode(exitUsage, errors.New("PROJECT is for --scope project; a user-scope install goes into your home"))
+		}
+		o.Project = args[1]
+	}
+	st, err := openState("")
+	if err != nil {
+		return o, withCode(exitUsage, err)
+	}
+	o.Home, o.Config = st.home, st.cfg
+	if o.Remote, err = st.remoteClient(); err != nil {
+		return o, withCode(exitUsage, err)
+	}
+	o.ExtraEnv = installTestEnv
+	errOut := cmd.ErrOrStderr()
+	o.Warn = func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }
+	if installIsTerminal(errOut) {
+		o.Progress = func(s string) { fmt.Fprintln(errOut, "lola: "+s+" ...") }
+	}
+	return o, nil
+}
+
+// installIsTerminal reports whether w is a terminal (progress lines are for
+// people watching, not for logs or pipes).
+func installIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// installFinish prints the report and maps the result to an exit code.
+func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON bool) error {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	jr := newInstallReport(rep, err)
+	if asJSON {
+		if werr := writeJSON(out, jr); werr != nil {
+			return withCode(exitInternal, werr)
+		}
+	} else {
+		printInstallReport(out, errOut, rep, jr)
+	}
+	if err != nil {
+		code := installExitCode(rep, err)
+		if asJSON {
+			return withCode(code, errors.New(""))
+		}
+		return withCode(code, err)
+	}
+	if rep.Result == nil {
+		return withCode(exitInternal, errors.New("the install produced no result"))
+	}
+	return pipelineExit(*rep.Result, asJSON, errOut)
+}
+
+func installExitCode(rep install.Report, err error) int {
+	switch {
+	case errors.Is(err, install.ErrUsage), errors.Is(err, install.ErrModuleNotFound),
+		errors.Is(err, install.ErrUnknownAssistant), errors.Is(err, install.ErrHookInvalid),
+		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled):
+		return exitUsage
+	case errors.Is(err, install.ErrPreInstallFailed):
+		return exitExtension
+	case errors.Is(err, install.ErrTargetFailed):
+		if rep.Launched != nil {
+			return extRunExitCode(rep.Launched.Child)
+		}
+		return exitExtension
+	case len(rejection.All(err)) > 0:
+		return exitRejected
+	}
+	return exitInternal
+}
+
+// installReport is the --json object of install and uninstall.
+type installReport struct {
+	Operation   string            `json:"operation"`
+	Module      string            `json:"module"`
+	Assistant   string            `json:"assistant"`
+	Scope       string            `json:"scope"`
+	Root        string            `json:"root,omitempty"`
+	Target      string            `json:"target,omitempty"`
+	Tier        string            `json:"tier,omitempty"`
+	Outcome     string            `json:"outcome"`
+	Hooks       []installHookRep  `json:"hooks"`
+	Changes     []apply.Change    `json:"changes"`
+	Violations  []extRunViolation `json:"violations,omitempty"`
+	Correlation string            `json:"correlation,omitempty"`
+	Record      *install.Record   `json:"record,omitempty"`
+	Error       string            `json:"error,omitempty"`
+}
+
+type installHookRep struct {
+	Point       string        `json:"point"`
+	Script      string        `json:"script"`
+	Describe    string        `json:"describe"`
+	Ran         bool          `json:"ran"`
+	Outcome     child.Outcome `json:"outcome,omitempty"`
+	ExitStatus  *int          `json:"exit_status,omitempty"`
+	ElapsedMS   int64         `json:"elapsed_ms,omitempty"`
+	Output      string        `json:"output,omitempty"`
+	Diagnostics string        `json:"diagnostics,omitempty"`
+}
+
+func newInstallReport(rep install.Report, err error) installReport {
+	jr := installReport{
+		Operation: string(rep.Operation), Module: rep.Module, Assistant: rep.Assistant, Scope: string(rep.Scope),
+		Root: rep.Root, Target: rep.Target, Tier: string(rep.TargetTier),
+		Hooks: []installHookRep{}, Changes: []apply.Change{}, Record: rep.Record,
+	}
+	for _, h := range rep.Hooks {
+		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Ran: h.Ran}
+		if h.Ran {
+			hr.Outcome, hr.ElapsedMS = h.Child.Outcome, h.Child.Elapsed.Milliseconds()
+			hr.Output, hr.Diagnostics = string(h.Child.Output), string(h.Child.Diagnostics)
+			if h.Child.ExitStatus >= 0 {
+				s := h.Child.ExitStatus
+				hr.ExitStatus = &s
+			}
+		}
+		jr.Hooks = append(jr.Hooks, hr)
+	}
+	if !rep.Correlation.IsZero() {
+		jr.Correlation = rep.Correlation.String()
+	}
+	switch {
+	case rep.Result != nil:
+		pr := rep.Result
+		jr.Outcome = pr.Outcome.String()
+		if pr.Changes != nil {
+			jr.Changes = pr.Changes
+		}
+		if pr.Outcome == pipeline.OutcomeRejected {
+			for _, v := range rejection.All(pr.Err) {
+				jr.Violations = append(jr.Violations, extRunViolation{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
+			}
+		} else if pr.Err != nil {
+			jr.Error = pr.Err.Error()
+		}
+	case errors.Is(err, install.ErrPreInstallFailed):
+		jr.Outcome = "hook-failed"
+	case rep.Launched != nil:
+		jr.Outcome = pipeline.OutcomeExtensionFailed.String()
+	default:
+		jr.Outcome = "refused"
+	}
+	if err != nil {
+		jr.Error = err.Error()
+		if jr.Record != nil && rep.Result == nil {
+			jr.Record = nil
+		}
+	}
+	return jr
+}
+
+// printInstallReport is the report for people. Hook output and extension
+// diagnostics are untrusted bytes: prefixed and escaped.
+func printInstallReport(out, errOut io.Writer, rep install.Report, jr installReport) {
+	where := "project " + rep.Root
+	if rep.Scope == schema.ScopeUser {
+		where = "your home (user scope)"
+	}
+	verb := string(rep.Operation)
+	for _, h := range rep.Hooks {
+		if !h.Ran {
+			fmt.Fprintf(out, "would run %s\n", h.Describe)
+			continue
+		}
+		state := "ok"
+		if h.Failed() {
+			state = "FAILED: " + h.Child.Outcome.String()
+			if h.Child.ExitStatus >= 0 {
+				state += fmt.Sprintf(" (exit status %d)", h.Child.ExitStatus)
+			}
+		}
+		fmt.Fprintf(out, "%s hook %s: %s\n", h.Point, extRunShown(h.Script), state)
+		installPrintUntrusted(out, "  | ", h.Child.Output)
+		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
+	}
+	if rep.Launched != nil {
+		extRunPrintDiagnostics(errOut, rep.Target, rep.Launched.Child)
+	}
+	if rep.Result == nil {
+		return
+	}
+	pr := rep.Result
+	switch pr.Outcome {
+	case pipeline.OutcomeDryRun:
+		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, rep.Module, rep.Assistant, where, rep.Target, rep.TargetTier)
+		printTreeDiff(out, pr.Changes)
+	case pipeline.OutcomeCommitted:
+		past := map[schema.Operation]string{schema.OperationInstall: "installed", schema.OperationUninstall: "uninstalled"}[rep.Operation]
+		fmt.Fprintf(out, "%s %s for %s into %s: %s\n", past, rep.Module, rep.Assistant, where, installChangeCounts(pr.Changes))
+		for _, c := range pr.Changes {
+			installPrintChange(out, c)
+		}
+		if jr.Correlation != "" {
+			fmt.Fprintf(out, "audit correlation %s (lola audit show --correlation %s)\n", jr.Correlation, jr.Correlation)
+		}
+	}
+}
+
+func installChangeCounts(cs []apply.Change) string {
+	n := map[apply.ChangeKind]int{}
+	for _, c := range cs {
+		n[c.Kind]++
+	}
+	return fmt.Sprintf("%d added, %d removed, %d replaced", n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced])
+}
+
+func installPrintChange(w io.Writer, c apply.Change) {
+	p := c.Path
+	if c.Dir {
+		p += "/"
+	}
+	switch c.Kind {
+	case apply.ChangeAdded:
+		fmt.Fprintf(w, "  + %s\n", p)
+	case apply.ChangeRemoved:
+		fmt.Fprintf(w, "  - %s\n", p)
+	case apply.ChangeReplaced:
+		fmt.Fprintf(w, "  ~ %s\n", p)
+	case apply.ChangeRenamed:
+		fmt.Fprintf(w, "  > %s -> %s\n", c.From, p)
+	}
+}
+
+func installPrintUntrusted(w io.Writer, prefix string, b []byte) {
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if line == "" {
+			continue
+		}
+		fmt.Fprintf(w, "%s%s\n", prefix, extRunEscape(strings.TrimSuffix(line, "\n")))
+	}
+}

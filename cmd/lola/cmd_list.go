@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/install"
+)
+
+func init() { topCommands = append(topCommands, newListCmd) }
+
+func newListCmd() *cobra.Command {
+	var asJSON bool
+	var assistant string
+	c := &cobra.Command{
+		Use:   "list [-a ASSISTANT] [--json]",
+		Short: "List installed modules (from $LOLA_HOME/installed.yml)",
+		Long: `List every install 'lola install' recorded in $LOLA_HOME/installed.yml:
+the module, the assistant, the scope and project, and what it installed.
+The file has today's Lola's shape, so installs recorded by either are
+listed.`,
+		Example: `  lola list
+  lola list -a claude-code
+  lola list --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, err := config.Home()
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			reg, err := install.ReadRegistry(home)
+			if err != nil {
+				return withCode(exitInternal, err)
+			}
+			var recs []install.Record
+			for _, r := range reg.All() {
+				if assistant == "" || r.Assistant == assistant {
+					recs = append(recs, r)
+				}
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				type jsonRecord struct {
+					Module          string   `json:"module"`
+					Assistant       string   `json:"assistant"`
+					Scope           string   `json:"scope"`
+					ProjectPath     string   `json:"project_path,omitempty"`
+					Skills          []string `json:"skills"`
+					Commands        []string `json:"commands"`
+					Agents          []string `json:"agents"`
+					MCPs            []string `json:"mcps"`
+					HasInstructions bool     `json:"has_instructions"`
+				}
+				list := []jsonRecord{}
+				for _, r := range recs {
+					list = append(list, jsonRecord{r.Module, r.Assistant, r.Scope, r.ProjectPath, listNonNil(r.Skills), listNonNil(r.Commands), listNonNil(r.Agents), listNonNil(r.MCPs), r.HasInstructions})
+				}
+				return jsonOrInternal(out, map[string]any{"installations": list})
+			}
+			if len(recs) == 0 {
+				fmt.Fprintln(out, "no modules installed (lola install MODULE -a ASSISTANT)")
+				return nil
+			}
+			for _, r := range recs {
+				where := "user"
+				if r.Scope != "user" {
+					where = r.Scope + " " + modPrintable(r.ProjectPath)
+				}
+				fmt.Fprintf(out, "%s  %s  %s\n", modPrintable(r.Module), modPrintable(r.Assistant), where)
+				var parts []string
+				for _, p := range []struct {
+					what  string
+					names []string
+				}{{"skills", r.Skills}, {"commands", r.Commands}, {"agents", r.Agents}, {"mcps", r.MCPs}} {
+					if len(p.names) > 0 {
+						parts = append(parts, p.what+": "+modPrintable(strings.Join(p.names, ", ")))
+					}
+				}
+				if r.HasInstructions {
+					parts = append(parts, "instructions")
+				}
+				if len(parts) > 0 {
+					fmt.Fprintf(out, "  %s\n", strings.Join(parts, "; "))
+				}
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"installations": [{"module", "assistant", "scope", "project_path", "skills", "commands", "agents", "mcps", "has_instructions"}]}`)
+	c.Flags().StringVarP(&assistant, "assistant", "a", "", "only installs for this assistant")
+	return c
+}
+
+func listNonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
