@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -99,10 +100,14 @@ func readCurrent(rs *fsroot.Resolver, p pathrule.Path) (schema.File, bool, error
 	if !st.Mode().IsRegular() {
 		return schema.File{}, false, errors.New("is not a regular file")
 	}
-	b, err := io.ReadAll(io.LimitReader(fh, MaxCurrentFileBytes+1))
-	if err != nil {
+	// Sized from the open file, so one read usually fills it; still bounded
+	// by the limit if the file grows underneath.
+	var buf bytes.Buffer
+	buf.Grow(int(min(st.Size(), MaxCurrentFileBytes)) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(fh, MaxCurrentFileBytes+1)); err != nil {
 		return schema.File{}, false, errors.New("cannot be read")
 	}
+	b := buf.Bytes()
 	if len(b) > MaxCurrentFileBytes {
 		return schema.File{}, false, fmt.Errorf("exceeds %d bytes", MaxCurrentFileBytes)
 	}
