@@ -3,14 +3,15 @@ package lola
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // BuildError is the plan builder's refusal of one intent, named by the rule
 // the host would reject it under. It never carries a content body or a URL
-// (which could hold a credential); a path is quoted and truncated.
+// (which could hold a credential); a path or name is quoted, escaped
+// and truncated.
 type BuildError struct {
 	Rule   schema.Rule // the host's rule for this refusal
 	Op     schema.Op   // the intent being added; "" for a request-side error
@@ -53,15 +54,7 @@ func (r ruleError) Error() string { return schema.Rule(r).String() }
 // carrying rule: errors.Is(err, lola.RuleError(schema.RulePathTraversal)).
 func RuleError(rule schema.Rule) error { return ruleError(rule) }
 
-// quote renders s for a diagnostic: quoted, at most 64 bytes of it.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "..."
-	}
-	return strconv.Quote(s)
-}
+// quote renders untrusted text for a diagnostic as the host does for a
+// name: at most lexical.NameEcho bytes, cut at a rune boundary, quoted
+// with every non-ASCII or non-printable byte escaped.
+func quote(s string) string { return lexical.Quote(s, lexical.NameEcho) }
