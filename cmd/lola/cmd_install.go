@@ -309,7 +309,9 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		installPrintUntrusted(out, "  | ", h.Child.Output)
 		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
 	}
-	if rep.Launched != nil {
+	if rep.Launched != nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted && rep.Result.Outcome != pipeline.OutcomeDryRun) {
+		// The target's stderr is for diagnosing a failure; a run that
+		// succeeded has nothing to diagnose.
 		extRunPrintDiagnostics(errOut, rep.Target, rep.Launched.Child)
 	}
 	if rep.Result == nil {

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var updateInstallGolden = flag.Bool("update-install-golden", false, "rewrite testdata/install/*.golden from the built binary")
+
+func TestUninstallCLIRefusesWhatIsNotInstalled(t *testing.T) {
+	w := newInstallWorld(t, installRecordingHook, installRecordingHook)
+	w.reactorTarget(t, installSkillPlan, "[.claude/]")
+	code, out, errOut := runLola(t, "uninstall", "sample", "-a", "fake", w.project)
+	if code != exitUsage || !strings.Contains(errOut, "not installed") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, _, errOut = runLola(t, "uninstall", "sample", w.project)
+	if code != exitUsage || !strings.Contains(errOut, "not installed") {
+		t.Fatalf("without -a: exit %d %s", code, errOut)
+	}
+}
+
+// e2eSample is the module the end-to-end test installs: two skills (one
+// with a supporting file), a command, an agent, instructions and a
+// pre-install hook.
+var e2eSample = map[string]string{
+	"skills/alpha/SKILL.md":    "---\nname: alpha\ndescription: First skill\n---\n# Alpha\n\nDo alpha things.\n",
+	"skills/beta/SKILL.md":     "---\nname: beta\ndescription: Second skill\n---\n# Beta\n",
+	"skills/beta/reference.md": "Beta reference.\n",
+	"commands/hello.md":        "---\ndescription: Say hello\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS.\n",
+	"agents/reviewer.md":       "---\ndescription: Reviews code\nmodel: sonnet\n---\nYou review code carefully.\n",
+	"AGENTS.md":                "Prefer the alpha skill.\n",
+	"lola.yaml":                "hooks:\n  pre-install: scripts/check.sh\n",
+	"scripts/check.sh":         "#!/bin/bash\necho \"checking for $LOLA_ASSISTANT\" > \"$LOLA_PROJECT_PATH/../hook-ran.$LOLA_ASSISTANT\"\n",
+}
+
+// e2eUser is what the project holds before the install: the user's own
+// files, some beside the ones the targets manage.
+var e2eUser = map[string]string{
+	"README.md":              "# My app\n",
+	".claude/settings.json":  "{}\n",
+	".claude/commands/my.md": "My own command.\n",
+	"CLAUDE.md":              "# Notes\n\nMy own notes.\n",
+	"AGENTS.md":              "# Agents\n\nMy own agent notes.\n",
+}
+
+// e2eKnownUninstallGaps are targets whose uninstall is known not to
+// restore the tree exactly, with the one path it leaves behind. The test
+// fails when such a gap closes, so the entry cannot outlive the bug.
+var e2eKnownUninstallGaps = map[string]string{
+	"gemini-cli": "GEMINI.md", // examples/gemini-cli leaves its empty "Lola Skills" section in a GEMINI.md it created
+}
+
+// TestEndToEndInstallAndUninstallForEachAssistant runs the real bin/lola
+// (make build) with its built-in targets: for each assistant, `lola install`
+// of the sample module into a temporary project holding the user's own
+// files produces exactly the golden tree, and `lola uninstall` then leaves
+// the project exactly as it was.
+func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
+	exe := os.Getenv("LOLA_BUILT_BINARY")
+	if exe == "" {
+		exe = filepath.Join("..", "..", "bin", "lola")
+		if runtime.GOOS == "windows" {
+			exe += ".exe"
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(exe), builtinDirName)); err != nil {
+		t.Skip("no builtin/ beside " + exe + ": run make build first (make test does)")
+	}
+	exe, _ = filepath.Abs(exe)
+	for _, assistant := range []string{"claude-code", "cursor", "gemini-cli", "opencode"} {
+		t.Run(assistant, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "sample")
+			modWriteFiles(t, src, e2eSample)
+			modWriteFiles(t, project, e2eUser)
+			lola := func(args ...string) string {
+				t.Helper()
+				cmd := exec.Command(exe, args...)
+				cmd.Env = append(os.Environ(), "LOLA_HOME="+home)
+				var out, errb bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &errb
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("lola %s: %v\n%s\n%s", strings.Join(args, " "), err, out.Bytes(), errb.Bytes())
+				}
+				return out.String()
+			}
+			lola("mod", "add", src)
+			before := e2eTree(t, project)
+			lola("install", "sample", "-a", assistant, project)
+			if _, err := os.Stat(filepath.Join(base, "hook-ran."+assistant)); err != nil {
+				t.Error("the pre-install hook did not run")
+			}
+			got := e2eRender(e2eTree(t, project))
+			golden := filepath.Join("testdata", "install", assistant+".golden")
+			if *updateInstallGolden {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestEndToEnd -update-install-golden)", err)
+			}
+			if got != string(want) {
+				t.Errorf("installed tree differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
+			}
+			if list := lola("list"); !strings.Contains(list, "sample  "+assistant+"  project ") {
+				t.Errorf("lola list:\n%s", list)
+			}
+
+			lola("uninstall", "sample", "-a", assistant, project)
+			after := e2eTree(t, project)
+			var diffs []string
+			for k, v := range after {
+				if b, ok := before[k]; !ok {
+					diffs = append(diffs, "left behind: "+k)
+				} else if b != v {
+					diffs = append(diffs, "changed: "+k)
+				}
+			}
+			for k := range before {
+				if _, ok := after[k]; !ok {
+					diffs = append(diffs, "removed: "+k)
+				}
+			}
+			sort.Strings(diffs)
+			if gap, known := e2eKnownUninstallGaps[assistant]; known {
+				if len(diffs) == 1 && diffs[0] == "left behind: "+gap {
+					t.Logf("known target gap: uninstall leaves %s", gap)
+					diffs = nil
+				} else if len(diffs) == 0 {
+					t.Errorf("the known uninstall gap of %s (%s) is closed: remove it from e2eKnownUninstallGaps", assistant, gap)
+				}
+			}
+			if len(diffs) > 0 {
+				t.Errorf("uninstall did not restore the project:\n  %s", strings.Join(diffs, "\n  "))
+			}
+			if list := lola("list"); strings.Contains(list, "sample") {
+				t.Errorf("lola list after uninstall:\n%s", list)
+			}
+			if out := lola("audit", "verify"); !strings.Contains(out, "intact") {
+				t.Errorf("audit verify: %s", out)
+			}
+		})
+	}
+}
+
+// e2eTree maps every entry under dir but lola's lock file to its content
+// ("<dir>" for directories).
+func e2eTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." || rel == ".lola.lock" {
+			return nil
+		}
+		if info.IsDir() {
+			out[rel+"/"] = "<dir>"
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		out[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func e2eRender(tree map[string]string) string {
+	keys := make([]string, 0, len(tree))
+	for k := range tree {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		if tree[k] == "<dir>" {
+			fmt.Fprintf(&b, "== %s\n", k)
+			continue
+		}
+		fmt.Fprintf(&b, "== %s\n%s", k, tree[k])
+		if !strings.HasSuffix(tree[k], "\n") {
+			b.WriteString("\n\\ no newline at end of file\n")
+		}
+	}
+	return b.String()
+}
