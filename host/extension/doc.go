@@ -2,7 +2,8 @@
 // runs one: its manifest (lola-extension.yaml, decoded strictly), its
 // artifacts per tier, the tier it will run in, its granted capability set
 // and its declared path grant, and where it came from (built into the lola
-// binary, installed under $LOLA_HOME/extensions/<name>/, or a directory
+// binary or installed beside it (RegisterBuiltin, RegisterBuiltinDir),
+// installed under $LOLA_HOME/extensions/<name>/, or a directory
 // named on the command line). It also reports the tier-1 confinement
 // layers the current kernel provides.
 //
@@ -35,6 +36,7 @@
 //	art, _ := ext.Artifact(ext.Tier())         // tier 1 when both are built
 //	caps := ext.Capabilities()                 // capability.Set, for --caps and the audit record
 //	grant := capability.GrantPaths(ext.Paths(), cfg, ext.Name(), eq)
+//	req.Current, err = ext.CurrentFiles(root)  // the manifest's managed: files, for a target
 //
 // Non-guarantees: loading reads the manifest and stats the artifacts; it
 // does not read or verify artifact bytes (the shim caps and reads a module,
