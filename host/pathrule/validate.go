@@ -156,4 +156,3 @@ func fieldName(op schema.Op, slot int) string {
 	}
 	return "path"
 }
-

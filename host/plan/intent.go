@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // member identifies one member an intent object may carry; the set of them
@@ -246,7 +247,7 @@ func (d *decoder) depth(ctx string) (int, error) {
 // plan of many tiny headers would cost the host far more memory (in maps)
 // than the plan's bytes; more is remote.header, refused at the extra
 // header's name.
-const MaxFetchHeaders = 64
+const MaxFetchHeaders = lexical.MaxHeaders
 
 // headers reads the fetch headers object: names to string values, each
 // capped at the field bound, an exact repeat of a name being

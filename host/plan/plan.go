@@ -109,7 +109,6 @@ func (p *Plan) Intents() []schema.Intent {
 	return out
 }
 
-
 // Decode reads one plan from r within l: one JSON object of the plan's
 // shape, followed only by whitespace up to end of input.
 //
