@@ -233,3 +233,25 @@ func TestInstallCLIDryRunRefusesNativeTarget(t *testing.T) {
 		t.Fatal("a hook ran under --dry-run")
 	}
 }
+
+// Progress lines are for a terminal only: a pipe, a file or a buffer gets
+// none.
+func TestInstallProgressOnlyOnATerminal(t *testing.T) {
+	if installIsTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer counted as a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if installIsTerminal(f) {
+		t.Error("a regular file counted as a terminal")
+	}
+	w := newInstallWorld(t, installRecordingHook, installRecordingHook)
+	w.reactorTarget(t, installSkillPlan, "[.claude/]")
+	_, _, errOut := runLola(t, "install", "sample", "-a", "fake", w.project)
+	if strings.Contains(errOut, "running ") {
+		t.Errorf("progress lines on a non-terminal stderr:\n%s", errOut)
+	}
+}

@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 }
 
 // shimEnv makes a tier-1 run re-execute this test binary as the shim.
-func shimOptions(t *testing.T, o *Options) {
+func shimOptions(t testing.TB, o *Options) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -55,7 +55,7 @@ var builds struct {
 	paths map[string]string
 }
 
-func buildClaudeCode(t *testing.T, tier string) string {
+func buildClaudeCode(t testing.TB, tier string) string {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the install tests run bash hooks and POSIX targets")
@@ -94,7 +94,7 @@ type env struct {
 	home, project, userHome string
 }
 
-func newEnv(t *testing.T) env {
+func newEnv(t testing.TB) env {
 	t.Helper()
 	base := t.TempDir()
 	e := env{home: filepath.Join(base, "lola-home"), project: filepath.Join(base, "project"), userHome: filepath.Join(base, "user")}
@@ -111,7 +111,7 @@ func (e env) options(module, assistant string) Options {
 }
 
 // addModule writes files into a folder and adds it to the store as name.
-func (e env) addModule(t *testing.T, name string, files map[string]string) string {
+func (e env) addModule(t testing.TB, name string, files map[string]string) string {
 	t.Helper()
 	src := filepath.Join(filepath.Dir(e.home), "src-"+name)
 	writeTree(t, src, files)
@@ -135,7 +135,7 @@ func (e env) addModule(t *testing.T, name string, files map[string]string) strin
 
 // addTarget installs a target extension under $LOLA_HOME/extensions/name
 // with the given artifacts (tier -> host file to copy) and manifest tail.
-func (e env) addTarget(t *testing.T, name string, artifacts map[string]string, extra string) {
+func (e env) addTarget(t testing.TB, name string, artifacts map[string]string, extra string) {
 	t.Helper()
 	dir := filepath.Join(e.home, "extensions", name)
 	if err := os.MkdirAll(filepath.Join(dir, "dist"), 0o700); err != nil {
@@ -169,7 +169,7 @@ func (e env) addTarget(t *testing.T, name string, artifacts map[string]string, e
 }
 
 // addClaudeCode installs the claude-code example as the claude-code target.
-func (e env) addClaudeCode(t *testing.T, tiers ...string) {
+func (e env) addClaudeCode(t testing.TB, tiers ...string) {
 	t.Helper()
 	arts := map[string]string{}
 	for _, tier := range tiers {
@@ -178,7 +178,7 @@ func (e env) addClaudeCode(t *testing.T, tiers ...string) {
 	e.addTarget(t, "claude-code", arts, "capabilities: []\npaths: [.claude/, CLAUDE.md]\nmanaged: [CLAUDE.md]\n")
 }
 
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for rel, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -197,7 +197,7 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 
 // snapshot is a tree's every entry: path -> content ("<dir>" for a
 // directory), to compare before and after.
-func snapshot(t *testing.T, dir string) map[string]string {
+func snapshot(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -229,7 +229,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-func sameTree(t *testing.T, what string, got, want map[string]string) {
+func sameTree(t testing.TB, what string, got, want map[string]string) {
 	t.Helper()
 	var diffs []string
 	for k, v := range want {
@@ -250,7 +250,7 @@ func sameTree(t *testing.T, what string, got, want map[string]string) {
 	}
 }
 
-func readOr(t *testing.T, p string) string {
+func readOr(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {
