@@ -210,17 +210,18 @@ func (j *job) install(ctx context.Context) (Report, error) {
 			j.o.warn(fmt.Sprintf("post-install hook of %s failed (%s); the install is kept", j.mod.Name(), hookFailure(j.rep.Hooks[i].Child)))
 		}
 	}
-	reg, err := ReadRegistry(j.o.Home)
+	err = UpdateRegistry(j.o.Home, func(reg *Registry) error {
+		for _, old := range reg.Find(rec.Module, rec.Assistant, rec.Scope, "") {
+			if old.sameInstall(rec) {
+				// A reinstall finds the first install's directories in
+				// place: keep its list, so the uninstall still removes them.
+				rec.CreatedDirs = mergeSorted(old.CreatedDirs, rec.CreatedDirs)
+			}
+		}
+		reg.Put(rec)
+		return nil
+	})
 	if err != nil {
-		return j.rep, fmt.Errorf("installed, but %w", err)
-	}
-	if old := reg.Find(rec.Module, rec.Assistant, rec.Scope, rec.ProjectPath); len(old) > 0 {
-		// A reinstall creates nothing the first install had not: keep its
-		// list, so the uninstall still removes them.
-		rec.CreatedDirs = mergeSorted(old[0].CreatedDirs, rec.CreatedDirs)
-	}
-	reg.Put(rec)
-	if err := reg.Save(); err != nil {
 		return j.rep, fmt.Errorf("installed, but %w", err)
 	}
 	j.rep.Record = &rec
@@ -256,8 +257,7 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	removeEmptyDirs(j.root, rec.CreatedDirs)
-	reg.Remove(*rec)
-	if err := reg.Save(); err != nil {
+	if err := UpdateRegistry(j.o.Home, func(reg *Registry) error { reg.Remove(*rec); return nil }); err != nil {
 		return j.rep, fmt.Errorf("uninstalled, but %w", err)
 	}
 	return j.rep, nil

@@ -92,6 +92,38 @@ type registryDoc struct {
 	Extra         map[string]any `yaml:",inline"`
 }
 
+// lockName is the lock file beside installed.yml that serialises its
+// read-modify-write cycles across lola processes.
+const lockName = "." + InstalledFile + ".lock"
+
+// UpdateRegistry reads home/installed.yml under an exclusive lock (a file
+// lock on $LOLA_HOME/.installed.yml.lock, so concurrent lola processes
+// serialise), calls fn, and saves the registry atomically when fn returns
+// nil. Two installs running at once therefore never lose each other's
+// record.
+func UpdateRegistry(home string, fn func(*Registry) error) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+	}
+	lf, err := os.OpenFile(filepath.Join(home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("%s lock: %w", InstalledFile, stripPath(err))
+	}
+	defer lf.Close()
+	if err := lockExclusive(lf); err != nil {
+		return fmt.Errorf("%s lock: %w", InstalledFile, stripPath(err))
+	}
+	defer unlock(lf)
+	reg, err := ReadRegistry(home)
+	if err != nil {
+		return err
+	}
+	if err := fn(reg); err != nil {
+		return err
+	}
+	return reg.Save()
+}
+
 // Registry is installed.yml as read from one $LOLA_HOME.
 type Registry struct {
 	path string

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,41 @@ func TestRegistryRefusesACorruptFile(t *testing.T) {
 		t.Fatal("a corrupt installed.yml read as a registry")
 	} else if strings.Contains(err.Error(), home) {
 		t.Errorf("error carries the home path: %v", err)
+	}
+}
+
+// Concurrent updates (each its own lock file description, as separate lola
+// processes have) never lose a record.
+func TestUpdateRegistrySerialisesConcurrentWriters(t *testing.T) {
+	home := t.TempDir()
+	const n = 16
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func(i int) {
+			errs <- UpdateRegistry(home, func(r *Registry) error {
+				r.Put(Record{Module: fmt.Sprintf("m%02d", i), Assistant: "cursor", Scope: "user"})
+				return nil
+			})
+		}(i)
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg, err := ReadRegistry(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(reg.All()); got != n {
+		t.Fatalf("%d records after %d concurrent updates", got, n)
+	}
+	// An fn that fails leaves the file as it was.
+	before, _ := os.ReadFile(filepath.Join(home, InstalledFile))
+	if err := UpdateRegistry(home, func(r *Registry) error { r.Put(Record{Module: "x"}); return os.ErrInvalid }); err == nil {
+		t.Fatal("the fn's error was lost")
+	}
+	if after, _ := os.ReadFile(filepath.Join(home, InstalledFile)); string(after) != string(before) {
+		t.Error("a failed update was saved")
 	}
 }
