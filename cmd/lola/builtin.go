@@ -28,9 +28,10 @@ package main
 //     (strict manifest, artifacts resolved beneath it through os.Root), and
 //     a $LOLA_HOME extension of the same name can never shadow it.
 //
-// Registration happens once, before any command runs, from this file's
-// init; it is skipped in test binaries (testing.Testing), where tests call
-// registerBuiltinsIn on a directory of their own. An entry of builtin/ that
+// Registration happens once per process, when run starts a command other
+// than the hidden shim (which must touch nothing before it confines
+// itself); tests call registerBuiltinsIn on a directory of their own, and a
+// test binary has no builtin/ beside it. An entry of builtin/ that
 // cannot be a built-in (a file, a symlink, a name outside the extension
 // name vocabulary, a name already registered) is reported on stderr, never
 // skipped silently; a broken manifest inside a registered directory is a
@@ -46,7 +47,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"testing"
+	"sync"
 
 	"github.com/lola-pm/lola/host/extension"
 )
@@ -55,11 +56,12 @@ import (
 // directory per built-in extension.
 const builtinDirName = "builtin"
 
-func init() {
-	if testing.Testing() {
-		return
-	}
-	registerExecutableBuiltins(os.Stderr)
+var builtinsOnce sync.Once
+
+// registerBuiltinsOnce registers the executable's built-ins the first time
+// it is called; in-process tests call run many times.
+func registerBuiltinsOnce(warn io.Writer) {
+	builtinsOnce.Do(func() { registerExecutableBuiltins(warn) })
 }
 
 // registerExecutableBuiltins registers the built-ins installed beside the

@@ -89,7 +89,13 @@ granted is rejected whole (capability.missing).
 Without --request the request has an empty module list:
   {"protocol":1,"operation":"generate","modules":[]}
 --request FILE sends FILE instead ("-" reads it from stdin); it must be a
-request of protocol 1 (unknown fields refused).
+request of protocol 1 (unknown fields refused). For an extension with a
+manifest, a request without "current" gets the current content of the
+files the manifest names as managed (e.g. CLAUDE.md), read beneath --root.
+
+EXT may also be an extension directory (with lola-extension.yaml) or the
+name of an extension lola knows (lola ext ls): it then runs with its
+manifest's capabilities and path grant.
 
 --dry-run shows the plan and the tree diff it would cause and changes
 nothing. A native extension is refused under --dry-run: it runs trusted and
@@ -179,6 +185,16 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	req, err := loadExtRunRequest(f.request, cmd.InOrStdin())
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: --request: %w", err))
+	}
+	if ext.manifest != nil && len(req.Current) == 0 {
+		// Hand over the managed files as they are under the root, as an
+		// install does; a managed file that is a symlink refuses the run.
+		if req.Current, err = ext.manifest.CurrentFiles(f.root); err != nil {
+			if len(rejection.All(err)) > 0 {
+				return withCode(exitRejected, fmt.Errorf("ext run: %w", err))
+			}
+			return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/shim"
 )
 
 // exitError carries an exit code through cobra's error return.
@@ -49,6 +51,9 @@ var (
 )
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != shim.Subcommand {
+		registerBuiltinsOnce(stderr)
+	}
 	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
