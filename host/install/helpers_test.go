@@ -216,6 +216,11 @@ func snapshot(t testing.TB, dir string) map[string]string {
 			out[rel] = "<dir>"
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			to, err := os.Readlink(p)
+			out[rel] = "<symlink to " + to + ">"
+			return err
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err

@@ -95,3 +95,42 @@ func TestHostileTargetPlansChangeNothing(t *testing.T) {
 		})
 	}
 }
+
+// A project whose managed file or target directory is a symlink out of it
+// is refused, inside or out: nothing is read through the link, nothing is
+// written through it, and the file it points to is unchanged.
+func TestSymlinkInTheProjectIsRefused(t *testing.T) {
+	for _, link := range []string{"CLAUDE.md", ".claude"} {
+		t.Run(link, func(t *testing.T) {
+			e := newEnv(t)
+			e.addModule(t, "sample", sampleModule(recordingHook, recordingHook))
+			e.addClaudeCode(t, "tier2")
+			outside := t.TempDir()
+			target := filepath.Join(outside, "victim")
+			if link == ".claude" {
+				if err := os.Mkdir(target, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := os.WriteFile(target, []byte("secret notes\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(e.project, link)); err != nil {
+				t.Fatal(err)
+			}
+			before, outBefore := snapshot(t, e.project), snapshot(t, outside)
+			o := e.options("sample", "claude-code")
+			o.Environ = hookEnviron(filepath.Join(t.TempDir(), "hook"))
+			rep, err := Install(context.Background(), o)
+			refused := errors.Is(err, rejection.Rule(schema.RulePathSymlink)) ||
+				(err == nil && rep.Result != nil && rep.Result.Outcome == pipeline.OutcomeRejected && errors.Is(rep.Result.Err, rejection.Rule(schema.RulePathSymlink)))
+			if !refused {
+				t.Fatalf("err = %v, result %+v: want path.symlink", err, rep.Result)
+			}
+			sameTree(t, "project", snapshot(t, e.project), before)
+			sameTree(t, "outside the project", snapshot(t, outside), outBefore)
+			if err != nil && len(rep.Hooks) > 0 && rep.Hooks[0].Ran {
+				t.Error("the pre-install hook ran although the request could not be built")
+			}
+		})
+	}
+}
