@@ -104,12 +104,34 @@ function withoutModule(inside: string, module: string): string {
   return out.join("\n");
 }
 
-// managed returns GEMINI.md with m's block replaced (or removed when block is "").
+// hasModules reports whether a managed section's inside still lists a module.
+function hasModules(inside: string): bool {
+  const lines = inside.split("\n");
+  for (let i = 0; i < lines.length; i++) if (lines[i].startsWith("### ")) return true;
+  return false;
+}
+
+// managed returns GEMINI.md with m's block replaced (or removed when block
+// is ""). When the last module's block goes, the whole section goes with
+// the header and the blank line install put before it, so install then
+// uninstall gives the file back as it was.
 export function managed(current: string, module: string, block: string): string {
   const s = current.indexOf(START);
   const e = current.indexOf(END);
   if (s >= 0 && e > s) {
     const inside = withoutModule(current.substring(s + START.length, e), module);
+    if (block == "" && !hasModules(inside)) {
+      let from = s;
+      if (from >= HEADER.length && current.substring(from - HEADER.length, from) == HEADER) from -= HEADER.length;
+      if (from >= 2 && current.substring(from - 2, from) == "\n\n") from -= 2;
+      let to = e + END.length;
+      if (from > 0 && to < current.length && current.charAt(to) == "\n") {
+        // keep one newline: it ends the text before the section
+      } else if (to < current.length && current.charAt(to) == "\n") {
+        to += 1;
+      }
+      return current.substring(0, from) + current.substring(to);
+    }
     return current.substring(0, s) + START + inside + block + current.substring(e);
   }
   if (block == "") return current;
@@ -149,7 +171,8 @@ function handle(req: Request, plan: PlanBuilder): void {
     }
     gemini = managed(gemini, m.name, uninstall ? "" : moduleBlock(m));
   }
-  if (gemini != before || (!existed && gemini != "")) plan.write(MANAGED, gemini);
+  if (existed && gemini.trim() == "" && before.trim() != "") plan.delete(MANAGED);
+  else if (gemini != before || (!existed && gemini != "")) plan.write(MANAGED, gemini);
 }
 
 register(handle);
