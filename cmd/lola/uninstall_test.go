@@ -52,13 +52,6 @@ var e2eUser = map[string]string{
 	"AGENTS.md":              "# Agents\n\nMy own agent notes.\n",
 }
 
-// e2eKnownUninstallGaps are targets whose uninstall is known not to
-// restore the tree exactly, with the one path it leaves behind. The test
-// fails when such a gap closes, so the entry cannot outlive the bug.
-var e2eKnownUninstallGaps = map[string]string{
-	"gemini-cli": "GEMINI.md", // examples/gemini-cli leaves its empty "Lola Skills" section in a GEMINI.md it created
-}
-
 // TestEndToEndInstallAndUninstallForEachAssistant runs the real bin/lola
 // (make build) with its built-in targets: for each assistant, `lola install`
 // of the sample module into a temporary project holding the user's own
@@ -136,14 +129,6 @@ func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
 				}
 			}
 			sort.Strings(diffs)
-			if gap, known := e2eKnownUninstallGaps[assistant]; known {
-				if len(diffs) == 1 && diffs[0] == "left behind: "+gap {
-					t.Logf("known target gap: uninstall leaves %s", gap)
-					diffs = nil
-				} else if len(diffs) == 0 {
-					t.Errorf("the known uninstall gap of %s (%s) is closed: remove it from e2eKnownUninstallGaps", assistant, gap)
-				}
-			}
 			if len(diffs) > 0 {
 				t.Errorf("uninstall did not restore the project:\n  %s", strings.Join(diffs, "\n  "))
 			}

@@ -318,7 +318,7 @@ func (j *job) runHook(ctx context.Context, log *audit.Log, i int) bool {
 		return false
 	}
 	if _, err := log.Run(j.rep.Correlation, audit.RunRecord{
-		Extension: id, Tier: audit.TierHook, Layers: containmentLayers(),
+		Extension: id, Tier: audit.TierHook, Layers: containmentLayers(res.Containment),
 		Result: runResult(res.Outcome), ExitStatus: res.ExitStatus, Elapsed: res.Elapsed,
 	}); err != nil {
 		j.o.warn("hook run not logged: " + err.Error())
@@ -377,7 +377,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	}
 	layers := shimLayers(l.Shim)
 	if j.ext.Tier().Native() {
-		layers = containmentLayers()
+		layers = containmentLayers(l.Child.Containment)
 	}
 	// The grant is judged bytewise, the strictest relation: a path beneath
 	// a prefix bytewise is beneath it under every relation, so no

@@ -90,12 +90,13 @@ func fileSum(path string) ([sha256.Size]byte, error) {
 	return sum, nil
 }
 
-// containmentLayers is the audit log's name for what a native child runs
-// under: the host's deadline and output bounds, and its descendant
-// containment.
-func containmentLayers() []audit.Layer {
+// containmentLayers is the audit log's name for what a native child ran
+// under: the host's deadline and output bounds, and the descendant
+// containment the run reports (c; ContainmentUnknown when it never
+// started, which claims no containment).
+func containmentLayers(c child.Containment) []audit.Layer {
 	out := []audit.Layer{audit.LayerDeadline, audit.LayerOutputBounds}
-	switch child.CurrentContainment() {
+	switch c {
 	case child.ContainmentCgroup:
 		out = append(out, audit.LayerProcessGroup, audit.LayerCgroup)
 	case child.ContainmentSubreaper:
