@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/plan"
@@ -94,6 +95,31 @@ func TestAuditShowPrintsEveryRecord(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n#"); n != 7 { // 8 records, the first without a newline before it
 		t.Errorf("%d record lines, want 8:\n%s", n+1, out)
+	}
+}
+
+// TestAuditShowPrintsHookRuns: a hook run's record names the hook as a
+// native extension, with its result, exit status and containment.
+func TestAuditShowPrintsHookRuns(t *testing.T) {
+	home := t.TempDir()
+	l, err := audit.Open(filepath.Join(home, audit.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookID, _ := audit.NewExtension("hook:demo:pre-install", "")
+	corr, err := audit.NewCorrelation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Run(corr, audit.RunRecord{Extension: hookID, Tier: audit.TierHook,
+		Layers: []audit.Layer{audit.LayerProcessGroup}, Result: audit.RunExitNonZero, ExitStatus: 7, Elapsed: 12 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	code, out, stderr := runAuditCLI(t, "audit", "show", "--home", home)
+	want := "hook:demo:pre-install (native/hook) exit-non-zero exit=7 layers=process-group elapsed=12ms"
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, output lacks %q:\n%s%s", code, want, out, stderr)
 	}
 }
 

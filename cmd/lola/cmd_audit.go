@@ -209,6 +209,20 @@ func printEntry(w io.Writer, e audit.Entry) {
 		}
 		fmt.Fprintf(w, " intents=%d\n", len(p.Intents))
 		printIntents(w, p.Intents)
+	case e.Run != nil:
+		r := e.Run
+		fmt.Fprintf(w, "  %s (%s) %s", extName(r.Extension), r.Tier, r.Result)
+		if r.ExitStatus != nil {
+			fmt.Fprintf(w, " exit=%d", *r.ExitStatus)
+		}
+		if len(r.Layers) > 0 {
+			parts := make([]string, len(r.Layers))
+			for i, l := range r.Layers {
+				parts[i] = l.String()
+			}
+			fmt.Fprintf(w, " layers=%s", strings.Join(parts, ","))
+		}
+		fmt.Fprintf(w, " elapsed=%dms\n", r.ElapsedMS)
 	case e.Event != nil:
 		ev := e.Event
 		fmt.Fprintf(w, "  %s%s", ev.Kind, refText(ev.Intent))
