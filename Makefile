@@ -40,9 +40,12 @@ unit: build
 
 ## cross: every Go module (tests included) type-checks and builds for Windows and macOS.
 cross:
-	@for t in $(CROSS); do os=$${t%/*}; arch=$${t#*/}; \
+	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	for t in $(CROSS); do os=$${t%/*}; arch=$${t#*/}; \
 	  for m in $(GO_MODULES); do echo "== $$os/$$arch $$m"; \
-	    (cd $$m && GOOS=$$os GOARCH=$$arch $(GO) build ./... && GOOS=$$os GOARCH=$$arch $(GO) vet ./...); \
+	    (cd $$m && export GOOS=$$os GOARCH=$$arch && \
+	      if [ -n "$$($(GO) list -f '{{if eq .Name "main"}}x{{end}}' ./...)" ]; then $(GO) build -o "$$out/" ./...; else $(GO) build ./...; fi && \
+	      $(GO) vet ./...) || exit 1; \
 	  done; done
 
 fuzz:
