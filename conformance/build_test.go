@@ -79,7 +79,7 @@ func run(dir string, env []string, name string, args ...string) (string, error) 
 
 // build builds p's two tiers once per test binary, with the recipes of
 // TOOLCHAINS.md (the same ones `lola ext build` uses).
-func build(t *testing.T, p project) built {
+func build(t testing.TB, p project) built {
 	t.Helper()
 	root := repoRoot(t)
 	dir := filepath.Join(root, p.dir)

@@ -22,7 +22,7 @@ var (
 )
 
 // lola builds the real lola binary once per test run.
-func lola(t *testing.T) string {
+func lola(t testing.TB) string {
 	t.Helper()
 	lolaOnce.Do(func() {
 		lolaBin = filepath.Join(workDir, "lola")
@@ -52,7 +52,7 @@ type hostReport struct {
 
 // runThroughHost runs an artifact through `lola ext run --dry-run --json`,
 // tier 1 via the shim and tier 2 via the child lifecycle.
-func runThroughHost(t *testing.T, artifact, request string) (hostReport, int) {
+func runThroughHost(t testing.TB, artifact, request string) (hostReport, int) {
 	t.Helper()
 	home := filepath.Join(workDir, "home")
 	root := t.TempDir()
@@ -85,7 +85,7 @@ func runThroughHost(t *testing.T, artifact, request string) (hostReport, int) {
 
 // assertOnlyLockFile fails when a dry run left anything under root but the
 // executor's (empty) lock file.
-func assertOnlyLockFile(t *testing.T, root string) {
+func assertOnlyLockFile(t testing.TB, root string) {
 	t.Helper()
 	entries, err := os.ReadDir(root)
 	if err != nil {

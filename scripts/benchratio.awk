@@ -23,4 +23,7 @@ END {
 	ratio("validate growth, 10k vs 1k intents (linear = 10x)", "BenchmarkValidate/bytes/10000", "BenchmarkValidate/bytes/1000")
 	ratio("validate growth, 100k vs 10k intents (linear = 10x)", "BenchmarkValidate/bytes/100000", "BenchmarkValidate/bytes/10000")
 	ratio("strict bounded decode vs encoding/json, 10k intents", "BenchmarkDecode10kIntents", "BenchmarkEncodingJSON10kIntents")
+	ratio("lola ext run, Go fixture: tier 1 vs tier 2", "BenchmarkHostRun/go/tier1", "BenchmarkHostRun/go/tier2")
+	ratio("lola ext run, Rust fixture: tier 1 vs tier 2", "BenchmarkHostRun/rust/tier1", "BenchmarkHostRun/rust/tier2")
+	ratio("lola ext run, AssemblyScript fixture: tier 1 vs tier 2", "BenchmarkHostRun/assemblyscript/tier1", "BenchmarkHostRun/assemblyscript/tier2")
 }
