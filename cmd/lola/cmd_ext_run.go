@@ -281,10 +281,10 @@ func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, 
 	if err != nil {
 		return pipeline.Proposer{}, err
 	}
-	if sum, err := extRunArtifactHash(ext.path); err == nil {
+	if sum, err := pipeline.ArtifactSum(ext.path); err == nil {
 		id = id.WithArtifact(sum)
 	}
-	who := pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: shimLayers(l.Shim)}
+	who := pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: l.Layers()}
 	if ext.manifest != nil {
 		g := ext.manifest.PathGrant(st.cfg, pathrule.Bytes)
 		who.Paths = &g
@@ -292,20 +292,6 @@ func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, 
 	return who, nil
 }
 
-func extRunArtifactHash(path string) ([sha256.Size]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return [sha256.Size]byte{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return [sha256.Size]byte{}, err
-	}
-	var sum [sha256.Size]byte
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
-}
 
 // extRunExitCode maps a run that produced no plan to the closed set of exit
 // codes.
@@ -593,25 +579,6 @@ func (rep *extRunReport) withPipeline(pr pipeline.Result) {
 	}
 }
 
-// shimLayers maps the confinement the shim reported to the audit log's
-// closed layer vocabulary.
-func shimLayers(r *shim.Report) []audit.Layer {
-	if r == nil || r.Confinement == nil {
-		return nil
-	}
-	c := r.Confinement
-	var out []audit.Layer
-	if c.LandlockFS {
-		out = append(out, audit.LayerLandlockFS)
-	}
-	if c.LandlockTCP {
-		out = append(out, audit.LayerLandlockNet)
-	}
-	if c.Seccomp {
-		out = append(out, audit.LayerSeccomp)
-	}
-	return append(out, audit.LayerWazero, audit.LayerMemoryLimit, audit.LayerClock, audit.LayerProcessGroup)
-}
 
 func extRunDescribe(p *plan.Plan, i int) extRunIntent {
 	in := p.Intent(i)

@@ -318,7 +318,7 @@ func (j *job) runHook(ctx context.Context, log *audit.Log, i int) bool {
 		return false
 	}
 	if _, err := log.Run(j.rep.Correlation, audit.RunRecord{
-		Extension: id, Tier: audit.TierHook, Layers: containmentLayers(res.Containment),
+		Extension: id, Tier: audit.TierHook, Layers: pipeline.NativeLayers(res.Containment),
 		Result: runResult(res.Outcome), ExitStatus: res.ExitStatus, Elapsed: res.Elapsed,
 	}); err != nil {
 		j.o.warn("hook run not logged: " + err.Error())
@@ -375,10 +375,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	if err != nil {
 		return err
 	}
-	layers := shimLayers(l.Shim)
-	if j.ext.Tier().Native() {
-		layers = containmentLayers(l.Child.Containment)
-	}
+	layers := l.Layers()
 	// The grant is judged bytewise, the strictest relation: a path beneath
 	// a prefix bytewise is beneath it under every relation, so no
 	// filesystem's folding can widen it.

@@ -11,7 +11,7 @@ import (
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/extension"
-	"github.com/lola-pm/lola/host/shim"
+	"github.com/lola-pm/lola/host/pipeline"
 )
 
 // maxArtifactBytes bounds a built-in artifact copied out of the binary.
@@ -33,7 +33,7 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 		return artifact{}, fmt.Errorf("%w: extension %s: its %s artifact is not built (lola ext build)", ErrUnknownAssistant, e.Name(), t)
 	}
 	if a.HostPath() != "" {
-		sum, err := fileSum(a.HostPath())
+		sum, err := pipeline.ArtifactSum(a.HostPath())
 		if err != nil {
 			return artifact{}, fmt.Errorf("extension %s: artifact unreadable: %w", e.Name(), stripPath(err))
 		}
@@ -73,60 +73,6 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
 	return artifact{path: dst, sum: sum, cleanup: cleanup}, nil
-}
-
-func fileSum(path string) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
-	f, err := os.Open(path)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
-}
-
-// containmentLayers is the audit log's name for what a native child ran
-// under: the host's deadline and output bounds, and the descendant
-// containment the run reports (c; ContainmentUnknown when it never
-// started, which claims no containment).
-func containmentLayers(c child.Containment) []audit.Layer {
-	out := []audit.Layer{audit.LayerDeadline, audit.LayerOutputBounds}
-	switch c {
-	case child.ContainmentCgroup:
-		out = append(out, audit.LayerProcessGroup, audit.LayerCgroup)
-	case child.ContainmentSubreaper:
-		out = append(out, audit.LayerProcessGroup, audit.LayerSubreaper)
-	case child.ContainmentJobObject:
-		out = append(out, audit.LayerJobObject)
-	case child.ContainmentProcessGroup:
-		out = append(out, audit.LayerProcessGroup)
-	}
-	return out
-}
-
-// shimLayers maps the confinement the tier-1 shim reported to the audit
-// log's layer vocabulary.
-func shimLayers(r *shim.Report) []audit.Layer {
-	if r == nil || r.Confinement == nil {
-		return nil
-	}
-	c := r.Confinement
-	var out []audit.Layer
-	if c.LandlockFS {
-		out = append(out, audit.LayerLandlockFS)
-	}
-	if c.LandlockTCP {
-		out = append(out, audit.LayerLandlockNet)
-	}
-	if c.Seccomp {
-		out = append(out, audit.LayerSeccomp)
-	}
-	return append(out, audit.LayerWazero, audit.LayerMemoryLimit, audit.LayerClock, audit.LayerProcessGroup)
 }
 
 // runResult maps a hook's child outcome to the audit log's run results.

@@ -45,6 +45,7 @@ type Launch struct {
 
 // Launched is what an extension run produced.
 type Launched struct {
+	tier  audit.Tier
 	Child child.Result
 	// Shim is the tier-1 shim's structured report (nil for tier 2, or when
 	// the shim wrote none).
@@ -119,7 +120,7 @@ func runModule(ctx context.Context, l Launch, body []byte) (Launched, error) {
 	}
 	inv.Env = append(inv.Env, l.ExtraEnv...)
 	res, rep, err := shim.RunModule(ctx, inv, body, plan.DefaultLimits())
-	out := Launched{Child: res}
+	out := Launched{tier: audit.TierWasm, Child: res}
 	if err == nil {
 		out.Shim = &rep
 	}
@@ -146,5 +147,5 @@ func runNative(ctx context.Context, l Launch, body []byte) (Launched, error) {
 	if err != nil {
 		return Launched{}, err
 	}
-	return Launched{Child: child.Run(ctx, spec)}, nil
+	return Launched{tier: audit.TierNative, Child: child.Run(ctx, spec)}, nil
 }

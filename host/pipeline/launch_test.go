@@ -42,6 +42,10 @@ printf '{"protocol":1,"intents":[{"op":"write","path":"%s","content":"x"}]}' "$(
 	if got.Child.Outcome != child.OutcomePlanReceived {
 		t.Fatalf("outcome %v: %s", got.Child.Outcome, got.Child.Diagnostics)
 	}
+	layers := got.Layers()
+	if len(layers) < 2 || layers[0] != audit.LayerDeadline || layers[1] != audit.LayerOutputBounds {
+		t.Fatalf("a native run's layers %v lack the host's deadline and output bounds", layers)
+	}
 	in := got.Plan().Intent(0)
 	if !strings.HasPrefix(in.Write.Path, "lola-ext-") {
 		t.Fatalf("the extension did not run in a scratch directory: %q", in.Write.Path)
