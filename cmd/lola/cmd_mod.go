@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/rejection"
 )
@@ -69,7 +70,7 @@ func modStore() (*module.Store, string, error) {
 func modExit(err error) error {
 	var v *rejection.Violation
 	var le *module.LimitError
-	var inUse *module.InUseError
+	var inUse *install.InUseError
 	switch {
 	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule),
 		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/install"
 )
 
 func init() { modCommands = append(modCommands, newModRmCmd) }
@@ -27,11 +29,11 @@ Exit status: 0 removed; 2 no such module, bad name, or still installed.`,
 			if err != nil {
 				return err
 			}
-			s, _, err := modStore()
+			s, home, err := modStore()
 			if err != nil {
 				return err
 			}
-			if err := s.Remove(name, force); err != nil {
+			if err := install.RemoveModule(s, home, name, force); err != nil {
 				return modExit(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Removed %s\n", name)

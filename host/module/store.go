@@ -379,38 +379,13 @@ func place(dir, target string, force bool) (replaced bool, err error) {
 	return true, nil
 }
 
-// InUseError refuses removing a module installed somewhere.
-type InUseError struct {
-	Module   string
-	Installs []Install
-}
-
-func (e *InUseError) Error() string {
-	return fmt.Sprintf("module %s is installed %d time(s) (see lola list); uninstall it first or use --force", e.Module, len(e.Installs))
-}
-
-// Remove deletes the stored module called name. Unless force, it refuses
-// (*InUseError) while $LOLA_HOME/installed.yml lists installs of it. The
-// directory is first renamed out of the store, so the module disappears
-// at once, then deleted.
-func (s *Store) Remove(name Name, force bool) error {
+// Remove deletes the stored module called name. The directory is first
+// renamed out of the store, so the module disappears at once, then
+// deleted. Whether the module is still installed somewhere is not this
+// package's to know: host/install.RemoveModule refuses that first.
+func (s *Store) Remove(name Name) error {
 	if _, err := s.Get(name); err != nil && errors.Is(err, ErrNotFound) {
 		return err
-	}
-	if !force {
-		installs, err := ReadInstalls(s.home)
-		if err != nil {
-			return err
-		}
-		var mine []Install
-		for _, in := range installs {
-			if in.Module == name.String() {
-				mine = append(mine, in)
-			}
-		}
-		if len(mine) > 0 {
-			return &InUseError{Module: name.String(), Installs: mine}
-		}
 	}
 	trash, err := os.MkdirTemp(s.dir, ".removing-")
 	if err != nil {

@@ -312,43 +312,21 @@ func TestRenameNoReplaceRefusesExisting(t *testing.T) {
 }
 
 func TestRemove(t *testing.T) {
-	s, home := newStore(t)
+	s, _ := newStore(t)
 	root := filepath.Join(t.TempDir(), "mod")
 	writeTree(t, root, goodEntries)
 	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	installed := "version: \"1.0\"\ninstallations:\n" +
-		"  - module: other\n    assistant: cursor\n    scope: user\n" +
-		"  - module: mod\n    assistant: claude-code\n    scope: project\n    project_path: /p\n    skills: [alpha]\n    has_instructions: false\n"
-	if err := os.WriteFile(filepath.Join(home, InstalledFile), []byte(installed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	err := s.Remove(mustName(t, "mod"), false)
-	var inUse *InUseError
-	if !errors.As(err, &inUse) || len(inUse.Installs) != 1 || inUse.Installs[0].Assistant != "claude-code" || inUse.Installs[0].ProjectPath != "/p" {
-		t.Fatalf("error %v; want InUseError naming the claude-code install", err)
-	}
-	if _, err := s.Get(mustName(t, "mod")); err != nil {
-		t.Fatal("refused remove removed:", err)
-	}
-	if err := s.Remove(mustName(t, "mod"), true); err != nil {
+	if err := s.Remove(mustName(t, "mod")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Get(mustName(t, "mod")); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after remove: %v", err)
 	}
 	assertStoreEmpty(t, s)
-	if err := s.Remove(mustName(t, "mod"), false); !errors.Is(err, ErrNotFound) {
+	if err := s.Remove(mustName(t, "mod")); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("removing a missing module: %v", err)
-	}
-	// No installed.yml is no installs.
-	os.Remove(filepath.Join(home, InstalledFile))
-	if _, err := s.Add(context.Background(), mustSource(t, root), AddOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Remove(mustName(t, "mod"), false); err != nil {
-		t.Fatal(err)
 	}
 }
 
