@@ -292,7 +292,6 @@ func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, 
 	return who, nil
 }
 
-
 // extRunExitCode maps a run that produced no plan to the closed set of exit
 // codes.
 //
@@ -578,7 +577,6 @@ func (rep *extRunReport) withPipeline(pr pipeline.Result) {
 		rep.Error = pr.Err.Error()
 	}
 }
-
 
 func extRunDescribe(p *plan.Plan, i int) extRunIntent {
 	in := p.Intent(i)
