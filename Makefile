@@ -23,7 +23,7 @@ build: setup
 	@./scripts/build-examples.sh $(BIN)/lola
 
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
-test: setup vet unit interop cross fuzz
+test: setup lint vet unit interop cross fuzz
 	@echo "make test: all checks passed"
 
 ## interop: the Go SDK's extism build under Extism's own host (its own
@@ -59,7 +59,8 @@ bench: build
 demo: build
 	@./scripts/demo.sh
 
-lint: vet
+## lint: every Go file is gofmt-formatted.
+lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 clean:
