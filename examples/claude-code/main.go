@@ -18,7 +18,7 @@
 // agent that is not a .md file directly under commands/ or agents/, fails
 // the run. Uninstall deletes what install wrote for each module and removes
 // its block; the user's text around lola's section is kept byte for byte
-// (see managed.go).
+// (see github.com/lola-pm/lola/sdk-go/managed).
 package main
 
 import lola "github.com/lola-pm/lola/sdk-go"

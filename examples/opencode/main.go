@@ -20,7 +20,7 @@
 // would refuse, or a module name that could forge a marker fails the run.
 // Uninstall deletes what install wrote for each module and removes its
 // block; the user's text around lola's section in AGENTS.md is kept byte
-// for byte (see managed.go).
+// for byte (see github.com/lola-pm/lola/sdk-go/managed).
 package main
 
 import lola "github.com/lola-pm/lola/sdk-go"

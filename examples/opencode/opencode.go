@@ -8,6 +8,7 @@ import (
 
 	"github.com/lola-pm/lola/schema"
 	lola "github.com/lola-pm/lola/sdk-go"
+	"github.com/lola-pm/lola/sdk-go/managed"
 )
 
 // layout is where one module's files land.
@@ -107,7 +108,7 @@ func plan(req *lola.Request, p *lola.Plan) error {
 	}
 	before := doc
 	for _, m := range req.Modules {
-		if err := checkModuleName(m.Name); err != nil {
+		if err := managed.CheckModuleName(m.Name); err != nil {
 			return fmt.Errorf("opencode: %w", err)
 		}
 		l, err := mapModule(m)
@@ -127,7 +128,7 @@ func plan(req *lola.Request, p *lola.Plan) error {
 				return err
 			}
 		}
-		if doc, err = setBlock(doc, file, m.Name, body); err != nil {
+		if doc, err = managed.SetBlock(doc, file, m.Name, body); err != nil {
 			return fmt.Errorf("opencode: %w", err)
 		}
 	}
