@@ -2,11 +2,13 @@
 # Builds an AssemblyScript extension both ways from one entry file. Run it
 # from the extension's package directory (where its package.json and
 # node_modules are; the SDK is the dependency @lola-pm/sdk-assemblyscript):
-#   build.sh ENTRY.ts OUTDIR NAME  ->  OUTDIR/NAME.wasm (tier 1), OUTDIR/NAME (tier 2)
-# Needs: npm ci in that directory (assemblyscript, json-as), wabt and gcc.
+#   build.sh ENTRY.ts OUTDIR NAME [1|2|both]
+#     -> OUTDIR/NAME.wasm (tier 1), OUTDIR/NAME (tier 2; it needs tier 1)
+# Needs: npm ci in that directory (assemblyscript, json-as); for tier 2,
+# wabt (wasm2c) and gcc.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-entry=$1 out=$2 name=$3
+entry=$1 out=$2 name=$3 tiers=${4:-both}
 mkdir -p "$out"
 # asc names an element by its file's path as asc saw it: the SDK's own
 # fixture sees assembly/lola.ts, an extension sees it as a package.
@@ -19,6 +21,7 @@ fi
 ./node_modules/.bin/asc "$entry" --transform json-as -O3 --noAssert \
 	--runtime incremental --exportStart _initialize \
 	--use "abort=$abort" -o "$out/$name.wasm"
+[ "$tiers" = 1 ] && exit 0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 wasm2c "$out/$name.wasm" -n lola -o "$work/lola.c"

@@ -66,6 +66,75 @@ var extLanguages = []extLanguage{
 			return []extBuildStep{{args: []string{"go", "mod", "tidy"}, env: append(env, "GOFLAGS=-mod=mod")}}
 		},
 	},
+	{
+		// Tier 1 with Debian's rustc 1.63 (wasm32-wasi; rustup cannot add
+		// targets here), tier 2 with rustup's cargo; crates from Debian's
+		// registry through the scaffold's .cargo/config.toml. Debian's cargo
+		// writes the lockfile, in the v3 format both cargos read.
+		name:      "rust",
+		template:  "rust",
+		marker:    "Cargo.toml",
+		toolchain: []string{"/usr/bin/cargo", "/usr/bin/rustc", "cargo"},
+		tier1: func(dir, out string) ([]extBuildStep, error) {
+			stem, err := extCargoLibStem(dir)
+			return []extBuildStep{
+				{args: []string{"/usr/bin/cargo", "build", "--release", "--locked", "--target", "wasm32-wasi", "--lib"}, env: []string{"RUSTC=/usr/bin/rustc"}},
+				{args: []string{"cp", filepath.Join("target", "wasm32-wasi", "release", stem+".wasm"), out}},
+			}, err
+		},
+		tier2: func(dir, out string) ([]extBuildStep, error) {
+			stem, err := extCargoLibStem(dir)
+			return []extBuildStep{
+				{args: []string{"cargo", "build", "--release", "--locked"}},
+				{args: []string{"cp", filepath.Join("target", "release", strings.ReplaceAll(stem, "_", "-")), out}},
+			}, err
+		},
+		afterNew: func(dir string) []extBuildStep {
+			return []extBuildStep{{args: []string{"/usr/bin/cargo", "generate-lockfile"}, env: []string{"RUSTC=/usr/bin/rustc"}}}
+		},
+	},
+	{
+		// Tier 1 with asc and json-as from npm, tier 2 by wasm2c + gcc of
+		// the same module (the SDK's build.sh), so both tiers run one code.
+		name:      "assemblyscript",
+		template:  "assemblyscript",
+		marker:    "package.json",
+		toolchain: []string{"npm", "wasm2c", "gcc"},
+		tier1: func(dir, out string) ([]extBuildStep, error) {
+			return extASBuild(out, ".wasm", "1")
+		},
+		tier2: func(dir, out string) ([]extBuildStep, error) {
+			return extASBuild(out, "", "both")
+		},
+		afterNew: func(dir string) []extBuildStep {
+			return []extBuildStep{{args: []string{"npm", "install", "--no-audit", "--no-fund", "--loglevel=error"}}}
+		},
+	},
+}
+
+// extCargoLibStem is the file stem cargo gives the crate in dir: its
+// package name with dashes as underscores.
+func extCargoLibStem(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "Cargo.toml"))
+	if err != nil {
+		return "", errors.New("Cargo.toml cannot be read")
+	}
+	m := regexp.MustCompile(`(?m)^name\s*=\s*"([A-Za-z0-9_-]+)"`).FindSubmatch(b)
+	if m == nil {
+		return "", errors.New("Cargo.toml names no package")
+	}
+	return strings.ReplaceAll(string(m[1]), "-", "_"), nil
+}
+
+// extASBuild runs the SDK's build.sh (reached through the npm dependency)
+// on the scaffold's entry, writing dist/<name><ext>; tier 2 also rebuilds
+// the module it translates.
+func extASBuild(out, ext, tiers string) ([]extBuildStep, error) {
+	name := strings.TrimSuffix(filepath.Base(out), ext)
+	return []extBuildStep{{args: []string{
+		filepath.Join("node_modules", "@lola-pm", "sdk-assemblyscript", "build.sh"),
+		filepath.Join("assembly", "extension.ts"), filepath.Dir(out), name, tiers,
+	}}}, nil
 }
 
 func extLanguageNamed(name string) (*extLanguage, bool) {

@@ -25,6 +25,13 @@ type extTemplateData struct {
 	GoVersion string
 	SDKGo     string // replace target for github.com/lola-pm/lola/sdk-go, or ""
 	Schema    string // replace target for github.com/lola-pm/lola/schema, or ""
+	// SDKRust and SDKAssemblyScript are the checkout's sdk-rust and
+	// sdk-assemblyscript (a Cargo path dependency, an npm file:
+	// dependency), relative when possible, or "" when no checkout was found.
+	SDKRust           string
+	SDKAssemblyScript string
+	// CrateIdent is Name as a Rust identifier (dashes become underscores).
+	CrateIdent string
 }
 
 const extSDKGoModule = "github.com/lola-pm/lola/sdk-go"
@@ -116,7 +123,7 @@ func extRequireEmptyDir(dir string) error {
 }
 
 func extNewTemplateData(name, dir, sdkGoFlag string) (extTemplateData, error) {
-	d := extTemplateData{Name: name, Module: name, GoVersion: "1.26"}
+	d := extTemplateData{Name: name, Module: name, GoVersion: "1.26", CrateIdent: strings.ReplaceAll(name, "-", "_")}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return d, err
@@ -147,6 +154,14 @@ func extNewTemplateData(name, dir, sdkGoFlag string) (extTemplateData, error) {
 	}
 	d.SDKGo = extReplacePath(abs, sdk)
 	d.Schema = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), "schema"))
+	for _, sib := range []struct {
+		dir string
+		to  *string
+	}{{"sdk-rust", &d.SDKRust}, {"sdk-assemblyscript", &d.SDKAssemblyScript}} {
+		if st, err := os.Stat(filepath.Join(filepath.Dir(sdk), sib.dir)); err == nil && st.IsDir() {
+			*sib.to = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), sib.dir))
+		}
+	}
 	return d, nil
 }
 
@@ -205,6 +220,22 @@ func extReplacePath(from, target string) string {
 	return filepath.ToSlash(target)
 }
 
+// extDotNames spells every path component that begins with "dot-" with a
+// leading "." instead (dot-cargo/config.toml -> .cargo/config.toml): a
+// template never holds a dot-file, which tools would treat as their own.
+func extDotNames(rel string) string {
+	if rel == "" {
+		return rel
+	}
+	parts := strings.Split(rel, "/")
+	for i, c := range parts {
+		if strings.HasPrefix(c, "dot-") {
+			parts[i] = "." + strings.TrimPrefix(c, "dot-")
+		}
+	}
+	return path.Join(parts...)
+}
+
 // extScaffold writes templates/<lang>/ into dir and returns the files written,
 // relative to dir, in walk order.
 func extScaffold(lang, dir string, data extTemplateData) ([]string, error) {
@@ -216,7 +247,7 @@ func extScaffold(lang, dir string, data extTemplateData) ([]string, error) {
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, base), "/")
 		if e.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, filepath.FromSlash(rel)), 0o755)
+			return os.MkdirAll(filepath.Join(dir, filepath.FromSlash(extDotNames(rel))), 0o755)
 		}
 		body, err := templatesFS.ReadFile(p)
 		if err != nil {
@@ -235,9 +266,7 @@ func extScaffold(lang, dir string, data extTemplateData) ([]string, error) {
 			}
 			body = b.Bytes()
 		}
-		if d, f := path.Split(dst); strings.HasPrefix(f, "dot-") {
-			dst = d + "." + strings.TrimPrefix(f, "dot-")
-		}
+		dst = extDotNames(dst)
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(dst)), body, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", dst, errors.Unwrap(err))
 		}

@@ -217,7 +217,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 			return nil
 		}
 		rep.printHuman(out)
-		extRunPrintDiagnostics(errOut, ext.name, res)
+		extRunPrintDiagnostics(errOut, ext.name, launched)
 		return nil
 	}
 	if res.Outcome != child.OutcomePlanReceived {
@@ -704,8 +704,17 @@ func extRunOutcomeText(o string) string {
 // extRunPrintDiagnostics shows the extension's stderr, which is untrusted bytes:
 // every line is prefixed and control characters are escaped, so it cannot
 // pose as lola's own output or drive the terminal.
-func extRunPrintDiagnostics(w io.Writer, name string, res child.Result) {
-	if len(res.Diagnostics) == 0 {
+//
+// A tier-1 module's stderr is the shim's: its structured lines are shown
+// as the report (which limit, which confinement), so only the guest's own
+// lines are printed here.
+func extRunPrintDiagnostics(w io.Writer, name string, l pipeline.Launched) {
+	res := l.Child
+	lines := strings.SplitAfter(string(res.Diagnostics), "\n")
+	if l.Shim != nil {
+		lines = l.Shim.Guest
+	}
+	if len(res.Diagnostics) == 0 || len(lines) == 0 {
 		return
 	}
 	note := ""
@@ -713,7 +722,7 @@ func extRunPrintDiagnostics(w io.Writer, name string, res child.Result) {
 		note = ", truncated"
 	}
 	fmt.Fprintf(w, "extension %s stderr%s:\n", extRunShown(name), note)
-	for _, line := range strings.SplitAfter(string(res.Diagnostics), "\n") {
+	for _, line := range lines {
 		if line == "" {
 			continue
 		}

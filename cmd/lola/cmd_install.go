@@ -312,7 +312,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 	if rep.Launched != nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted && rep.Result.Outcome != pipeline.OutcomeDryRun) {
 		// The target's stderr is for diagnosing a failure; a run that
 		// succeeded has nothing to diagnose.
-		extRunPrintDiagnostics(errOut, rep.Target, rep.Launched.Child)
+		extRunPrintDiagnostics(errOut, rep.Target, *rep.Launched)
 	}
 	if rep.Result == nil {
 		return
