@@ -101,7 +101,7 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 		},
 	}
 	c.Flags().StringVar(&lang, "lang", "", "the extension's language: "+extLanguageNames())
-	c.Flags().StringVar(&sdkGo, "sdk-go", "", "the lola checkout's sdk-go directory (Go only)")
+	c.Flags().StringVar(&sdkGo, "sdk-go", "", "the lola checkout's sdk-go directory (also locates its sdk-rust and sdk-assemblyscript)")
 	_ = c.MarkFlagRequired("lang")
 	return c
 }
