@@ -150,3 +150,19 @@ func (i Intent) DeepCopy() Intent {
 	}
 	return Intent{}
 }
+
+// PathField is the wire name of an op's touched-path slot (the order of
+// Intent.Paths): "from" and "to" for rename, "dest" for fetch and clone,
+// "path" otherwise.
+func (op Op) PathField(slot int) string {
+	switch op {
+	case OpRename:
+		if slot == 0 {
+			return "from"
+		}
+		return "to"
+	case OpFetch, OpClone:
+		return "dest"
+	}
+	return "path"
+}

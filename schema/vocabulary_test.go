@@ -109,3 +109,15 @@ func TestDeepCopySharesNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestPathFieldFollowsPaths(t *testing.T) {
+	for op, want := range map[Op][]string{
+		OpWrite: {"path"}, OpDelete: {"path"}, OpRename: {"from", "to"}, OpFetch: {"dest"}, OpClone: {"dest"},
+	} {
+		for slot, w := range want {
+			if got := op.PathField(slot); got != w {
+				t.Errorf("%s slot %d: %q, want %q", op, slot, got, w)
+			}
+		}
+	}
+}

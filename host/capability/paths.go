@@ -190,7 +190,7 @@ func (g PathGrant) Check(p *plan.Plan) error {
 				continue
 			}
 			set.Add(rejection.New(schema.RuleGrantOutside,
-				fieldName(op, slot)+" "+quote(s)+" is outside the extension's path grant ("+g.display()+")",
+				op.PathField(slot)+" "+quote(s)+" is outside the extension's path grant ("+g.display()+")",
 				rejection.IntentRef{Index: i, Op: op}))
 		}
 	}
@@ -245,18 +245,4 @@ func pathStrings(ps []pathrule.Path) []string {
 		out[i] = p.String()
 	}
 	return out
-}
-
-// fieldName is the wire name of touched path slot of op.
-func fieldName(op schema.Op, slot int) string {
-	switch op {
-	case schema.OpRename:
-		if slot == 0 {
-			return "from"
-		}
-		return "to"
-	case schema.OpFetch, schema.OpClone:
-		return "dest"
-	}
-	return "path"
 }

@@ -1,19 +1,17 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/lola-pm/lola/host/internal/strictyaml"
 	"github.com/lola-pm/lola/host/pathrule"
-	"go.yaml.in/yaml/v3"
 )
 
 // DefaultMaxRedirects is remote.max_redirects when the key is absent.
@@ -123,46 +121,23 @@ func Load(home string) (*Config, error) {
 	return c, nil
 }
 
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
-
 // Parse decodes and validates one configuration document from r, reading at
 // most MaxConfigBytes.
 func Parse(r io.Reader) (*Config, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
-	if err != nil {
-		return nil, errors.New("cannot read configuration")
-	}
-	if len(b) > MaxConfigBytes {
-		return nil, fmt.Errorf("configuration exceeds %d bytes", MaxConfigBytes)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	var raw rawConfig
-	if err := dec.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return Default(), nil
-		}
-		return nil, yamlError(err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+	switch err := strictyaml.Decode(r, MaxConfigBytes, &raw); {
+	case errors.Is(err, strictyaml.ErrEmpty):
+		return Default(), nil
+	case errors.Is(err, strictyaml.ErrMultipleDocuments):
 		return nil, errors.New("configuration holds more than one YAML document")
+	case err != nil && strings.HasPrefix(err.Error(), "exceeds"):
+		return nil, fmt.Errorf("configuration %w", err)
+	case err != nil && err.Error() == "cannot read":
+		return nil, errors.New("cannot read configuration")
+	case err != nil:
+		return nil, err
 	}
 	return validate(raw)
-}
-
-// yamlError rewrites yaml.v3's messages so that an unknown key is named as a
-// key, not as a Go struct field.
-func yamlError(err error) error {
-	msg := err.Error()
-	if m := unknownField.FindAllStringSubmatch(msg, -1); m != nil {
-		parts := make([]string, len(m))
-		for i, sm := range m {
-			parts[i] = fmt.Sprintf("line %s: unknown key %q", sm[1], sm[2])
-		}
-		return errors.New(strings.Join(parts, "; "))
-	}
-	return errors.New(strings.TrimPrefix(msg, "yaml: "))
 }
 
 func validate(raw rawConfig) (*Config, error) {

@@ -1,7 +1,6 @@
 package extension
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/lola-pm/lola/host/internal/strictyaml"
 
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/pathrule"
@@ -120,50 +119,27 @@ type rawArtifacts struct {
 // path rule (errors.Is with rejection.Rule works through the wrapping). The
 // error never carries a host path: it names only what the manifest says.
 func ParseManifest(r io.Reader) (*Manifest, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxManifestBytes+1))
-	if err != nil {
-		return nil, errors.New("cannot read the manifest")
-	}
-	if len(b) > MaxManifestBytes {
-		return nil, fmt.Errorf("manifest exceeds %d bytes", MaxManifestBytes)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	var raw rawManifest
-	if err := dec.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("manifest is empty")
-		}
-		return nil, yamlError(err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+	switch err := strictyaml.Decode(r, MaxManifestBytes, &raw); {
+	case errors.Is(err, strictyaml.ErrEmpty):
+		return nil, errors.New("manifest is empty")
+	case errors.Is(err, strictyaml.ErrMultipleDocuments):
 		return nil, errors.New("manifest holds more than one YAML document")
+	case err != nil && strings.HasPrefix(err.Error(), "exceeds"):
+		return nil, fmt.Errorf("manifest %w", err)
+	case err != nil && err.Error() == "cannot read":
+		return nil, errors.New("cannot read the manifest")
+	case err != nil:
+		return nil, errors.New(manifestTypes.Replace(err.Error()))
 	}
 	return validate(raw)
 }
 
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
-
-// yamlError rewrites yaml.v3's messages so an unknown key is named as a key,
-// not as a Go struct field.
-func yamlError(err error) error {
-	msg := err.Error()
-	if m := unknownField.FindAllStringSubmatch(msg, -1); m != nil {
-		parts := make([]string, len(m))
-		for i, sm := range m {
-			parts[i] = fmt.Sprintf("line %s: unknown key %q", sm[1], sm[2])
-		}
-		return errors.New(strings.Join(parts, "; "))
-	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
-	msg = strings.NewReplacer(
-		"into extension.rawManifest", "into a manifest (a mapping of keys)",
-		"into extension.rawArtifacts", "into artifacts (a mapping of tier1, tier2)",
-	).Replace(msg)
-	return errors.New(msg)
-}
+// manifestTypes names yaml.v3's Go types for people.
+var manifestTypes = strings.NewReplacer(
+	"into extension.rawManifest", "into a manifest (a mapping of keys)",
+	"into extension.rawArtifacts", "into artifacts (a mapping of tier1, tier2)",
+)
 
 func validate(raw rawManifest) (*Manifest, error) {
 	m := &Manifest{artifacts: map[Tier]pathrule.Path{}}

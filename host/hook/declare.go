@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/lola-pm/lola/host/internal/strictyaml"
 )
 
 // maxModuleConfig bounds lola.yaml: it is module input, not trusted.
@@ -68,9 +68,7 @@ func LoadDeclared(contentDir string) (Declared, error) {
 		return d, nil
 	}
 	var mc moduleConfig
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&mc); err != nil && !errors.Is(err, io.EOF) {
+	if err := strictyaml.Decode(bytes.NewReader(data), maxModuleConfig, &mc); err != nil && !errors.Is(err, strictyaml.ErrEmpty) {
 		return d, fmt.Errorf("module %s: %v", found, err)
 	}
 	for k, v := range mc.Hooks {

@@ -68,6 +68,7 @@ func TestLoadDeclared(t *testing.T) {
 		"unknown hook":          "hooks:\n  pre-uninstall: x.sh\n",
 		"empty script":          "hooks:\n  pre-install: \"\"\n",
 		"not a mapping":         "hooks: [a]\n",
+		"two documents":         "hooks: {}\n---\nhooks: {}\n",
 		"too large":             "# " + strings.Repeat("x", maxModuleConfig) + "\n",
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -114,5 +114,5 @@ func (r *reporter) finish() {
 
 // describe names an entry for a diagnostic: `write path "a/b"` (#3).
 func describe(e *entry) string {
-	return string(e.op) + " #" + strconv.Itoa(e.intent) + " " + fieldName(e.op, int(e.slot)) + " " + quote(e.path.s)
+	return string(e.op) + " #" + strconv.Itoa(e.intent) + " " + e.op.PathField(int(e.slot)) + " " + quote(e.path.s)
 }

@@ -121,7 +121,7 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 		raw := in.Paths()
 		st := Step{index: i, intent: in, n: uint8(len(raw))}
 		for slot, s := range raw {
-			field := fieldName(op, slot)
+			field := op.PathField(slot)
 			path, err := Parse(s)
 			if err != nil {
 				v := err.(*rejection.Violation)
@@ -141,18 +141,4 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 		steps[e.intent].excused[e.slot] = excused[k]
 	}
 	return &Validated{eq: eq, steps: orderSteps(steps, sorted)}, nil
-}
-
-// fieldName is the wire name of touched path slot of an op.
-func fieldName(op schema.Op, slot int) string {
-	switch op {
-	case schema.OpRename:
-		if slot == 0 {
-			return "from"
-		}
-		return "to"
-	case schema.OpFetch, schema.OpClone:
-		return "dest"
-	}
-	return "path"
 }

@@ -1,0 +1,64 @@
+// Package strictyaml decodes the host's YAML inputs (config.yaml, extension
+// manifests, a module's lola.yaml) one way: bounded in bytes, exactly one
+// document, unknown keys refused and named as keys with their line.
+package strictyaml
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ErrEmpty is returned for input holding no document at all.
+var ErrEmpty = errors.New("empty")
+
+// ErrMultipleDocuments is returned for input holding a second document.
+var ErrMultipleDocuments = errors.New("holds more than one YAML document")
+
+// Decode reads at most max bytes from r (more is an error naming the bound)
+// and decodes exactly one document into v with unknown keys refused. The
+// errors are people's text (Error), never yaml.v3's Go type names.
+func Decode(r io.Reader, max int64, v any) error {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return errors.New("cannot read")
+	}
+	if int64(len(b)) > max {
+		return fmt.Errorf("exceeds %d bytes", max)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return ErrEmpty
+		}
+		return Error(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return ErrMultipleDocuments
+	}
+	return nil
+}
+
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
+
+// Error rewrites a yaml.v3 error so an unknown key is named as a key with
+// its line, not as a Go struct field, and drops yaml.v3's prefixes.
+func Error(err error) error {
+	msg := err.Error()
+	if m := unknownField.FindAllStringSubmatch(msg, -1); m != nil {
+		parts := make([]string, len(m))
+		for i, sm := range m {
+			parts[i] = fmt.Sprintf("line %s: unknown key %q", sm[1], sm[2])
+		}
+		return errors.New(strings.Join(parts, "; "))
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return errors.New(strings.ReplaceAll(msg, "unmarshal errors:\n  ", ""))
+}
