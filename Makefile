@@ -5,7 +5,7 @@ SHELL := /bin/bash
 GO ?= go
 GO_MODULES := schema host sdk-go cmd conformance examples/claude-code examples/opencode
 CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
-FUZZTIME ?= 10s
+FUZZTIME ?= 50000x
 BIN := bin
 
 .PHONY: all setup build test unit vet interop cross fuzz bench demo lint clean
