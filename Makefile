@@ -8,7 +8,7 @@ CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
 FUZZTIME ?= 50000x
 BIN := bin
 
-.PHONY: all setup build test unit vet interop cross fuzz bench demo lint clean
+.PHONY: all setup build test unit vet rust interop cross fuzz bench demo lint clean
 
 all: build
 
@@ -23,8 +23,14 @@ build: setup
 	@./scripts/build-examples.sh $(BIN)/lola
 
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
-test: setup lint vet unit interop cross fuzz
+test: setup lint vet unit rust interop cross fuzz
 	@echo "make test: all checks passed"
+
+## rust: the Rust SDK's and the Rust example's own tests (Debian's toolchain,
+## the one that builds their tier 1), including the host-vector agreement test.
+rust:
+	@for d in sdk-rust examples/cursor; do echo "== cargo test $$d"; \
+	  (cd $$d && RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc /usr/bin/cargo test -q --locked --lib --tests) || exit 1; done
 
 ## interop: the Go SDK's extism build under Extism's own host (its own
 ## module, outside go.work, because Extism's go-sdk pins an older wazero).

@@ -192,7 +192,12 @@ pub fn check_path(p: &str) -> Result<(), Error> {
         if comp.ends_with('.') || comp.ends_with(' ') {
             return bad("path.invalid", "trailing dot or space");
         }
-        let stem = comp.split('.').next().unwrap_or("").to_ascii_uppercase();
+        let stem = comp
+            .split('.')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(' ')
+            .to_ascii_uppercase();
         let numbered = (stem.starts_with("COM") || stem.starts_with("LPT"))
             && stem.len() == 4
             && matches!(stem.as_bytes()[3], b'1'..=b'9');
