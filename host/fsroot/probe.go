@@ -1,10 +1,6 @@
 package fsroot
 
-import (
-	"errors"
-	"fmt"
-	"io/fs"
-)
+import "fmt"
 
 // Findings is what Probe observed about the filesystem under a directory:
 // whether names that differ only in case, only in Unicode normalization
@@ -56,9 +52,7 @@ func sameEntry(d *Dir, name, variant string) (bool, error) {
 	}
 	got, err := d.Lstat(variant)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return false, nil
-		}
+		// Missing, or refused outright: either way a distinct name.
 		return false, nil
 	}
 	return got.Ino == want.Ino && got.Dev == want.Dev, nil

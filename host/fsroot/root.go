@@ -179,11 +179,7 @@ func (rs *Resolver) dirAt(comps []string) (*Dir, int, error) {
 		rs.known[key] = true
 	}
 	// Something is missing: find the deepest existing prefix.
-	parent, n, err := rs.dirAt(comps[:len(comps)-1])
-	if err != nil || n < len(comps)-1 {
-		return parent, n, err
-	}
-	return parent, n, nil
+	return rs.dirAt(comps[:len(comps)-1])
 }
 
 // Resolve resolves p beneath the root. excused is the length of the path of
