@@ -6,6 +6,7 @@ import (
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // maxMemberName bounds a member name of the plan's own objects: longer than
@@ -108,7 +109,7 @@ func (d *decoder) unknownMember(ctx string, name []byte, err error) error {
 	if err == errOverLimit {
 		return d.violation(schema.RulePlanUnknownField, ctx, "member name longer than any the protocol defines")
 	}
-	return d.violation(schema.RulePlanUnknownField, ctx, "unknown member "+quote(name))
+	return d.violation(schema.RulePlanUnknownField, ctx, "unknown member "+lexical.Quote(string(name), lexical.NameEcho))
 }
 
 // decodePlan reads the top-level object and then insists on end of input.

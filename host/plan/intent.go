@@ -30,15 +30,6 @@ const (
 // memberNames is the wire spelling of each member, in bit order.
 var memberNames = [...]string{"op", "path", "content", "encoding", "executable", "from", "to", "url", "dest", "method", "headers", "ref", "depth"}
 
-func (m member) String() string {
-	for i, n := range memberNames {
-		if m == 1<<i {
-			return n
-		}
-	}
-	return "?"
-}
-
 func memberOf(name []byte) member {
 	switch string(name) {
 	case "op":
@@ -180,7 +171,7 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		}
 		shape, ok := shapes[schema.Op(op)]
 		if !ok {
-			return d.violation(schema.RulePlanUnknownOp, ctx, "unknown op "+quote([]byte(op)))
+			return d.violation(schema.RulePlanUnknownOp, ctx, "unknown op "+lexical.Quote(op, lexical.NameEcho))
 		}
 		d.op, d.shape = schema.Op(op), shape
 		if extra := raw.seen &^ shape.allowed; extra != 0 {
@@ -199,7 +190,7 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		case schema.EncodingUTF8, schema.EncodingBase64:
 			raw.encoding = schema.Encoding(e)
 		default:
-			return d.violation(schema.RulePlanEncoding, ctx, "unknown encoding "+quote([]byte(e))+" (utf8 or base64)")
+			return d.violation(schema.RulePlanEncoding, ctx, "unknown encoding "+lexical.Quote(e, lexical.NameEcho)+" (utf8 or base64)")
 		}
 	case mExecutable:
 		raw.executable, err = d.readBool(ctx)
@@ -274,7 +265,7 @@ func (d *decoder) headers() ([]header, error) {
 			return nil, d.violation(schema.RuleRemoteHeader, ctx, "more than "+strconv.Itoa(MaxFetchHeaders)+" headers")
 		}
 		if _, dup := names[string(key)]; dup {
-			return nil, d.violation(schema.RulePlanDuplicateKey, ctx, "header "+quote(key)+" named twice")
+			return nil, d.violation(schema.RulePlanDuplicateKey, ctx, "header "+lexical.Quote(string(key), lexical.NameEcho)+" named twice")
 		}
 		name := string(key)
 		if names == nil {
@@ -310,7 +301,7 @@ func (d *decoder) build(raw *rawIntent) (schema.Intent, error) {
 			return schema.Intent{}, err
 		}
 		if raw.seen&mMethod != 0 && raw.method != "GET" {
-			return schema.Intent{}, d.violation(schema.RuleRemoteMethod, memberCtx(mMethod), "method "+quote([]byte(raw.method))+" refused: fetch is GET only (case-sensitive)")
+			return schema.Intent{}, d.violation(schema.RuleRemoteMethod, memberCtx(mMethod), "method "+lexical.Quote(raw.method, lexical.NameEcho)+" refused: fetch is GET only (case-sensitive)")
 		}
 		h, err := d.checkHeaders(raw.headers)
 		if err != nil {
