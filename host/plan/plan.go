@@ -7,7 +7,8 @@
 // trailing data and wrong types are each refused with their own rule from
 // the closed vocabulary (schema.Rule), and every bound is enforced while
 // reading, not after. Besides the standard library the package depends
-// only on the protocol types (schema) and the typed refusals (rejection).
+// only on the protocol types (schema), the protocol's lexical rules
+// (schema/lexical) and the typed refusals (rejection).
 package plan
 
 import (
