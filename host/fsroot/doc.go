@@ -19,13 +19,16 @@
 //     after resolution does not redirect an operation on a descriptor
 //     already held.
 //   - Refusals are *rejection.Violation values carrying path.symlink,
-//     path.cross-device, path.not-directory, path.reparse-point or
-//     path.traversal; their details name root-relative paths only.
+//     path.cross-device, path.not-directory, path.reparse-point, or (for a
+//     caller that skipped the lexical checks) path.traversal, path.absolute
+//     or path.invalid; their details name root-relative paths only.
 //
 // Non-guarantees: on Windows the operations after resolution are performed
-// by path under the resolved directory (the Win32 API offers no portable
-// *at family); the walk is repeated before each operation, which narrows but
-// does not close the race there. Atomic exchange is Linux (renameat2
+// by name under the resolved directory (the Win32 API offers no portable
+// *at family). The open handle of every directory on the path keeps it from
+// being renamed or removed while held, but the final name is not re-checked
+// before each operation (OpenFile excepted), which narrows but does not
+// close the race there. Atomic exchange is Linux (renameat2
 // RENAME_EXCHANGE) and macOS (renameatx_np RENAME_SWAP) only; callers fall
 // back when Exchange reports ErrUnsupported.
 package fsroot
