@@ -7,6 +7,7 @@ import (
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // FuzzParsePath: Parse never panics, refuses only with a path rule, and
@@ -45,7 +46,7 @@ func FuzzParsePath(f *testing.F) {
 			if c == "" || c == "." || c == ".." || strings.HasSuffix(c, ".") || strings.HasSuffix(c, " ") {
 				t.Fatalf("Parse(%q) accepted component %q", s, c)
 			}
-			if isDeviceName(c) {
+			if lexical.IsDeviceName(c) {
 				t.Fatalf("Parse(%q) accepted device %q", s, c)
 			}
 			for _, eq := range Equalities() {

@@ -41,10 +41,6 @@ func Parse(s string) (Path, error) {
 	return Path{s: s, comps: strings.Split(s, "/")}, nil
 }
 
-// isDeviceName is lexical.IsDeviceName, under the name this package's
-// tests use.
-var isDeviceName = lexical.IsDeviceName
-
 // quote renders untrusted text for a diagnostic: escaped, and bounded so a
 // hostile plan cannot make a diagnostic large.
 func quote(s string) string { return lexical.Quote(s, lexical.PathEcho) }
