@@ -31,5 +31,3 @@ func forceWalk(t *testing.T) {
 	noOpenat2.Store(true)
 	t.Cleanup(func() { noOpenat2.Store(false) })
 }
-
-var _ = testing.Short
