@@ -383,6 +383,11 @@ func TestFetchDefensiveRequestChecks(t *testing.T) {
 		dst := stagingFile(t)
 		_, err := c.Fetch(context.Background(), FetchRequest{Extension: "e", Intent: ref0, Fetch: tc.f}, dst, nil)
 		wantRule(t, err, tc.rule)
+		for _, v := range tc.f.Headers {
+			if len(v) >= 4 && err != nil && strings.Contains(err.Error(), v) {
+				t.Errorf("%+v: the error carries a header value: %v", tc.f, err)
+			}
+		}
 		if fileSize(t, dst) != 0 {
 			t.Errorf("%+v wrote to staging", tc.f)
 		}

@@ -7,74 +7,28 @@ import (
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
-// droppedHeaders are removed from an extension's headers: the host alone
-// attaches credentials.
-var droppedHeaders = map[string]bool{
-	"Authorization":       true,
-	"Cookie":              true,
-	"Proxy-Authorization": true,
-}
-
-// refusedHeaders would change the request's framing or routing, or are
-// hop-by-hop; host/plan refuses the first five at validation, and this
-// package refuses the whole set again at execution.
-var refusedHeaders = map[string]bool{
-	"Host":              true,
-	"Content-Length":    true,
-	"Transfer-Encoding": true,
-	"Connection":        true,
-	"Upgrade":           true,
-	"Te":                true,
-	"Trailer":           true,
-	"Keep-Alive":        true,
-	"Proxy-Connection":  true,
-	"Expect":            true,
-}
-
 // requestHeaders turns an intent's headers into the header set every hop
-// starts from: credentials dropped, framing and routing refused, names and
-// values that are not valid HTTP refused.
+// starts from, under the same rules host/plan applied at validation
+// (lexical.HeaderSet: names are tokens the host's client does not own,
+// named once, values free of control characters), checked again here at
+// execution; credential headers (lexical.IsCredentialHeader) are dropped:
+// the host alone attaches credentials.
 func requestHeaders(in map[string]string, ref rejection.IntentRef) (http.Header, error) {
 	h := http.Header{}
+	var set lexical.HeaderSet
 	for k, v := range in {
-		if !validHeaderName(k) || !validHeaderValue(v) {
-			return nil, rejection.New(schema.RuleRemoteHeader, "a header name or value is not valid HTTP", ref)
+		if rule, detail := set.Add(k, v); rule != schema.RuleUnknown {
+			return nil, rejection.New(rule, detail, ref)
 		}
-		ck := http.CanonicalHeaderKey(k)
-		if droppedHeaders[ck] {
+		if lexical.IsCredentialHeader(k) {
 			continue
 		}
-		if refusedHeaders[ck] {
-			return nil, rejection.New(schema.RuleRemoteHeader, "header "+ck+" would change framing or routing", ref)
-		}
-		h.Set(ck, v)
+		h.Set(k, v)
 	}
 	return h, nil
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < ' ' && c != '\t') || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }
 
 // parseRemoteURL parses and checks a URL at execution time, for the first
@@ -93,7 +47,7 @@ func parseRemoteURL(raw string, schemes []string, ref rejection.IntentRef) (*url
 		}
 	}
 	if !ok {
-		return nil, rejection.New(schema.RuleRemoteScheme, "scheme "+quoteBounded(u.Scheme)+" is not allowed here (allowed: "+strings.Join(schemes, ", ")+")", ref)
+		return nil, rejection.New(schema.RuleRemoteScheme, "scheme "+lexical.Quote(u.Scheme, lexical.NameEcho)+" is not allowed here (allowed: "+strings.Join(schemes, ", ")+")", ref)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.User != nil && u.Scheme != "ssh" {
@@ -114,11 +68,4 @@ func parseRemoteURL(raw string, schemes []string, ref rejection.IntentRef) (*url
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u, nil
-}
-
-func quoteBounded(s string) string {
-	if len(s) > 32 {
-		s = s[:32] + "..."
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
