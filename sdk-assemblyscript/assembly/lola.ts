@@ -161,7 +161,7 @@ const FORBIDDEN = '\\<>:"|?*';
 
 function reserved(comp: string): bool {
   const dot = comp.indexOf(".");
-  const stem = (dot < 0 ? comp : comp.substring(0, dot)).toUpperCase();
+  const stem = (dot < 0 ? comp : comp.substring(0, dot)).trimEnd().toUpperCase();
   if (stem == "CON" || stem == "PRN" || stem == "AUX" || stem == "NUL" || stem == "CONIN$" || stem == "CONOUT$") return true;
   if ((stem.startsWith("COM") || stem.startsWith("LPT")) && stem.length == 4) {
     const c = stem.charCodeAt(3);
@@ -186,7 +186,7 @@ export function checkPath(p: string): string {
     if (c.length == 0 || c == ".") return "path.invalid: empty or '.' component in " + p;
     for (let j = 0; j < c.length; j++) {
       const ch = c.charCodeAt(j);
-      if (ch < 0x20 || ch == 0x7f || FORBIDDEN.indexOf(c.charAt(j)) >= 0) {
+      if (ch < 0x20 || (ch >= 0x7f && ch <= 0x9f) || FORBIDDEN.indexOf(c.charAt(j)) >= 0) {
         return "path.invalid: a character Windows forbids in " + p;
       }
     }
