@@ -54,37 +54,16 @@ func (s *HeaderSet) Add(name, value string) (schema.Rule, string) {
 	if rule, detail := Header(name, value); rule != schema.RuleUnknown {
 		return rule, detail
 	}
-	// Both names are tokens, hence ASCII: folding ASCII letters is exactly
-	// comparing their lower-case forms.
+	// Both names are tokens, hence ASCII, so strings.EqualFold folds ASCII
+	// letters and nothing else.
 	for _, prev := range s.names[:s.n] {
-		if equalFoldTokens(prev, name) {
+		if strings.EqualFold(prev, name) {
 			return schema.RuleRemoteHeader, "header " + Quote(name, NameEcho) + " named twice (names are case-insensitive)"
 		}
 	}
 	s.names[s.n] = name
 	s.n++
 	return schema.RuleUnknown, ""
-}
-
-// equalFoldTokens reports whether a and b are equal when ASCII letters are
-// folded to one case.
-func equalFoldTokens(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // Header names, in upper case.
