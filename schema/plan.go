@@ -1,5 +1,7 @@
 package schema
 
+import "maps"
+
 // Plan is what an extension returns: a set of intents the host validates as a
 // whole and applies atomically. The order of Intents carries no meaning; the
 // host fixes its own apply order.
@@ -137,12 +139,7 @@ func (i Intent) DeepCopy() Intent {
 		return Intent{Rename: &r}
 	case i.Fetch != nil:
 		f := *i.Fetch
-		if i.Fetch.Headers != nil {
-			f.Headers = make(map[string]string, len(i.Fetch.Headers))
-			for k, v := range i.Fetch.Headers {
-				f.Headers[k] = v
-			}
-		}
+		f.Headers = maps.Clone(i.Fetch.Headers) // nil stays nil
 		return Intent{Fetch: &f}
 	case i.Clone != nil:
 		c := *i.Clone
