@@ -186,47 +186,81 @@ func TestEveryCheckReportsAndNothingChanges(t *testing.T) {
 	if strings.Join(rules, " ") != strings.Join(want, " ") {
 		t.Fatalf("rules %v, want %v", rules, want)
 	}
+	for _, v := range rejection.All(res.Err) {
+		if v.Rule == schema.RuleConflictSamePath {
+			if len(v.Intents) != 2 || v.Intents[0].Index != 1 || v.Intents[1].Index != 2 {
+				t.Fatalf("%s names %+v, want intents 1 and 2", v.Rule, v.Intents)
+			}
+		}
+	}
 	if !same(before, snapshot(t, root)) {
 		t.Fatal("a rejected plan changed the tree")
 	}
 	if k := kinds(t, logPath); len(k) != 1 || k[0] != audit.KindRejected {
 		t.Fatalf("log %v, want one rejected record", k)
 	}
+	es, err := audit.Read(logPath, audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	for _, v := range es[0].Rejected.Violations {
+		logged = append(logged, v.Rule.String())
+	}
+	sort.Strings(logged)
+	if strings.Join(logged, " ") != strings.Join(want, " ") {
+		t.Fatalf("logged rules %v, want %v", logged, want)
+	}
 }
 
+// TestSymlinkRefusedAtResolution: a symlink is refused whether its target
+// lies outside the root or inside it.
 func TestSymlinkRefusedAtResolution(t *testing.T) {
 	root := t.TempDir()
 	outside := t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, root)
-	log, _ := openLog(t)
-	p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"link/x","content":"1"}]}`)
-	res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: "bytes", Log: log})
-	if err != nil {
+	if err := os.Mkdir(filepath.Join(root, "real"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != OutcomeRejected || !errors.Is(res.Err, rejection.Rule(schema.RulePathSymlink)) {
-		t.Fatalf("outcome %v err %v", res.Outcome, res.Err)
+	if err := os.Symlink("real", filepath.Join(root, "inlink")); err != nil {
+		t.Fatal(err)
 	}
-	if !same(before, snapshot(t, root)) || len(snapshot(t, outside)) != 0 {
-		t.Fatal("the write went through the symlink")
+	before := snapshot(t, root)
+	log, _ := openLog(t)
+	for _, path := range []string{"link/x", "inlink/x"} {
+		p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"`+path+`","content":"1"}]}`)
+		res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: "bytes", Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != OutcomeRejected || !errors.Is(res.Err, rejection.Rule(schema.RulePathSymlink)) {
+			t.Fatalf("%s: outcome %v err %v", path, res.Outcome, res.Err)
+		}
+		if !same(before, snapshot(t, root)) || len(snapshot(t, outside)) != 0 {
+			t.Fatalf("%s: the write went through the symlink", path)
+		}
 	}
 }
 
 func TestDryRunChangesNothingAndLogsNothing(t *testing.T) {
 	root := t.TempDir()
+	// A log is given so that "logs nothing" is asserted, not assumed.
+	log, logPath := openLog(t)
 	p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"new.txt","content":"hello"}]}`)
-	res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: "bytes", DryRun: true})
+	res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: "bytes", DryRun: true, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != OutcomeDryRun || len(res.Changes) != 1 || res.Changes[0].Path != "new.txt" {
-		t.Fatalf("outcome %v changes %+v", res.Outcome, res.Changes)
+	if res.Outcome != OutcomeDryRun || len(res.Changes) != 1 || res.Changes[0].Path != "new.txt" || !res.Correlation.IsZero() {
+		t.Fatalf("outcome %v changes %+v corr %v", res.Outcome, res.Changes, res.Correlation)
 	}
 	if got := snapshot(t, root); len(got) != 0 {
 		t.Fatalf("a dry run changed the tree: %v", got)
+	}
+	if k := kinds(t, logPath); len(k) != 0 {
+		t.Fatalf("a dry run wrote audit records: %v", k)
 	}
 }
 
