@@ -1,10 +1,8 @@
 package hook
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,25 +48,31 @@ type moduleConfig struct {
 func LoadDeclared(contentDir string) (Declared, error) {
 	d := Declared{scripts: map[Point]string{}}
 	var found string
-	var data []byte
+	var f *os.File
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
 	for _, name := range []string{"lola.yaml", "lola.yml"} {
-		b, err := readBounded(filepath.Join(contentDir, name))
+		g, err := os.Open(filepath.Join(contentDir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return d, fmt.Errorf("module %s: %w", name, err)
+			return d, fmt.Errorf("module %s: cannot open", name)
 		}
-		if found != "" {
+		if f != nil {
+			g.Close()
 			return d, fmt.Errorf("module has both %s and %s; keep one", found, name)
 		}
-		found, data = name, b
+		found, f = name, g
 	}
-	if found == "" {
+	if f == nil {
 		return d, nil
 	}
 	var mc moduleConfig
-	if err := strictyaml.Decode(bytes.NewReader(data), maxModuleConfig, &mc); err != nil && !errors.Is(err, strictyaml.ErrEmpty) {
+	if err := strictyaml.Decode(f, maxModuleConfig, &mc); err != nil && !errors.Is(err, strictyaml.ErrEmpty) {
 		return d, fmt.Errorf("module %s: %v", found, err)
 	}
 	for k, v := range mc.Hooks {
@@ -82,20 +86,4 @@ func LoadDeclared(contentDir string) (Declared, error) {
 		d.scripts[p] = v
 	}
 	return d, nil
-}
-
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxModuleConfig+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxModuleConfig {
-		return nil, fmt.Errorf("larger than %d bytes", maxModuleConfig)
-	}
-	return b, nil
 }

@@ -63,19 +63,26 @@ func TestLoadDeclared(t *testing.T) {
 		t.Fatal("an empty override replaced the declared script")
 	}
 
-	for name, body := range map[string]string{
-		"unknown top-level key": "hooks: {}\nmcps: x\n",
-		"unknown hook":          "hooks:\n  pre-uninstall: x.sh\n",
-		"empty script":          "hooks:\n  pre-install: \"\"\n",
-		"not a mapping":         "hooks: [a]\n",
-		"two documents":         "hooks: {}\n---\nhooks: {}\n",
-		"too large":             "# " + strings.Repeat("x", maxModuleConfig) + "\n",
+	for name, tc := range map[string]struct{ body, mention string }{
+		"unknown top-level key": {"hooks: {}\nmcps: x\n", `unknown key "mcps"`},
+		"unknown hook":          {"hooks:\n  pre-uninstall: x.sh\n", `unknown hook "pre-uninstall"`},
+		"empty script":          {"hooks:\n  pre-install: \"\"\n", "empty script path"},
+		"not a mapping":         {"hooks: [a]\n", "cannot unmarshal"},
+		"two documents":         {"hooks: {}\n---\nhooks: {}\n", "more than one"},
+		"too large":             {"# " + strings.Repeat("x", maxModuleConfig) + "\n", "exceeds"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, filepath.Join(dir, "lola.yaml"), body)
-			if _, err := LoadDeclared(dir); err == nil {
+			write(t, filepath.Join(dir, "lola.yaml"), tc.body)
+			_, err := LoadDeclared(dir)
+			if err == nil {
 				t.Fatalf("%s accepted", name)
+			}
+			if !strings.Contains(err.Error(), "lola.yaml") || !strings.Contains(err.Error(), tc.mention) {
+				t.Fatalf("error %q does not name lola.yaml and %q", err, tc.mention)
+			}
+			if strings.Contains(err.Error(), dir) {
+				t.Fatalf("error carries the host path: %v", err)
 			}
 		})
 	}
