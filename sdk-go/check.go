@@ -36,15 +36,6 @@ func checkPath(p string) (schema.Rule, string) {
 	return rule, detail
 }
 
-// checkURL is lexical.URL: printable ASCII without spaces or backslashes,
-// parses with a scheme (remote.url); the scheme, as spelled (lower case),
-// among allowed (remote.scheme); hierarchical, no userinfo at all (ssh user
-// names included: credentials come from the host's store), a host
-// (remote.url). A detail never carries the URL: it can hold a credential.
-func checkURL(raw string, allowed ...string) (schema.Rule, string) {
-	return lexical.URL(raw, allowed...)
-}
-
 // checkHeaders applies the host's header rules to headers in the order they
 // were added: every name and value valid UTF-8 (plan.invalid-utf8: the
 // host's decoder sees every header before it applies the header rules),
@@ -67,15 +58,16 @@ func checkHeaders(hs [][2]string) (schema.Rule, string) {
 	return schema.RuleUnknown, ""
 }
 
-// checkBase64 refuses content that is not strict standard base64 (the +/
+// decodeBase64 decodes content when it is strict standard base64 (the +/
 // alphabet, = padding, zero trailing bits, no line breaks or spaces): the
-// one spelling of each byte string, as the host requires.
-func checkBase64(content string) bool {
+// one spelling of each byte string, as the host requires. ok is false
+// otherwise.
+func decodeBase64(content string) (b []byte, ok bool) {
 	if strings.ContainsAny(content, "\r\n") {
-		return false
+		return nil, false
 	}
-	_, err := strictBase64.DecodeString(content)
-	return err == nil
+	b, err := strictBase64.DecodeString(content)
+	return b, err == nil
 }
 
 // CheckPath reports whether the host would accept p lexically as a

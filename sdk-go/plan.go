@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // Plan accumulates the intents an extension returns. Each method checks its
@@ -47,7 +48,7 @@ func (p *Plan) WriteFile(path string, f File, opts ...WriteOption) error {
 	case "", schema.EncodingUTF8:
 		return p.Write(path, f.Content, opts...)
 	case schema.EncodingBase64:
-		if !checkBase64(f.Content) {
+		if _, ok := decodeBase64(f.Content); !ok {
 			return p.refuse(schema.OpWrite, "content", schema.RulePlanEncoding, "content is not strict standard base64")
 		}
 		return p.write(&schema.Write{Path: path, Content: f.Content, Encoding: schema.EncodingBase64}, opts)
@@ -126,7 +127,7 @@ func (p *Plan) Fetch(url, dest string, opts ...FetchOption) error {
 	if spec.methodSet && spec.method != "GET" {
 		return p.refuse(schema.OpFetch, "method", schema.RuleRemoteMethod, "method "+quote(spec.method)+" is not GET; fetch carries GET and nothing else")
 	}
-	if rule, detail := checkURL(url, "https"); rule != schema.RuleUnknown {
+	if rule, detail := lexical.URL(url, "https"); rule != schema.RuleUnknown {
 		return p.refuse(schema.OpFetch, "url", rule, detail)
 	}
 	if rule, detail := checkHeaders(spec.headers); rule != schema.RuleUnknown {
@@ -151,7 +152,7 @@ func (p *Plan) Fetch(url, dest string, opts ...FetchOption) error {
 // is positive (0 is the full history; at most 2147483647). The host needs
 // the net.git capability granted.
 func (p *Plan) Clone(url, dest, ref string, depth int) error {
-	if rule, detail := checkURL(url, "https", "ssh"); rule != schema.RuleUnknown {
+	if rule, detail := lexical.URL(url, "https", "ssh"); rule != schema.RuleUnknown {
 		return p.refuse(schema.OpClone, "url", rule, detail)
 	}
 	if !utf8.ValidString(ref) {

@@ -24,8 +24,8 @@ func Bytes(f File) ([]byte, error) {
 	case "", schema.EncodingUTF8:
 		return []byte(f.Content), nil
 	case schema.EncodingBase64:
-		b, err := strictBase64.DecodeString(f.Content)
-		if err != nil || !checkBase64(f.Content) {
+		b, ok := decodeBase64(f.Content)
+		if !ok {
 			return nil, &BuildError{Rule: schema.RulePlanEncoding, Field: "content", Detail: "request file content is not valid base64"}
 		}
 		return b, nil
