@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,23 +45,23 @@ type Invocation struct {
 // Env is the hook's environment: environ with every LOLA_* variable a hook
 // receives set to its value for this run (replacing any inherited one).
 func (in Invocation) Env(environ []string) []string {
-	set := map[string]string{
-		"LOLA_MODULE_NAME":  in.ModuleName,
-		"LOLA_MODULE_PATH":  in.ModulePath,
-		"LOLA_PROJECT_PATH": in.ProjectPath,
-		"LOLA_ASSISTANT":    in.Assistant,
-		"LOLA_SCOPE":        string(in.Scope),
-		"LOLA_HOOK":         in.Script.point.String(),
+	set := [...][2]string{
+		{"LOLA_MODULE_NAME", in.ModuleName},
+		{"LOLA_MODULE_PATH", in.ModulePath},
+		{"LOLA_PROJECT_PATH", in.ProjectPath},
+		{"LOLA_ASSISTANT", in.Assistant},
+		{"LOLA_SCOPE", string(in.Scope)},
+		{"LOLA_HOOK", in.Script.point.String()},
 	}
 	out := make([]string, 0, len(environ)+len(set))
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, ours := set[k]; !ours {
+		if !slices.ContainsFunc(set[:], func(e [2]string) bool { return e[0] == k }) {
 			out = append(out, kv)
 		}
 	}
-	for _, k := range []string{"LOLA_MODULE_NAME", "LOLA_MODULE_PATH", "LOLA_PROJECT_PATH", "LOLA_ASSISTANT", "LOLA_SCOPE", "LOLA_HOOK"} {
-		out = append(out, k+"="+set[k])
+	for _, e := range set {
+		out = append(out, e[0]+"="+e[1])
 	}
 	return out
 }

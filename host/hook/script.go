@@ -13,11 +13,9 @@ import (
 // Script is a hook script that resolved inside its module: only Resolve
 // constructs one.
 type Script struct {
-	point   Point
-	rel     string // as declared, module-relative
-	abs     string // resolved, inside the module
-	module  string // the module's resolved directory
-	content string // the module's content directory the path is relative to
+	point Point
+	rel   string // as declared, module-relative
+	abs   string // resolved, inside the module
 }
 
 // Point is when the script runs.
@@ -62,7 +60,7 @@ func Resolve(p Point, moduleDir, contentDir, script string) (Script, error) {
 	if !st.Mode().IsRegular() {
 		return Script{}, fmt.Errorf("%s script %s is not a regular file", p, script)
 	}
-	return Script{point: p, rel: script, abs: full, module: mod, content: content}, nil
+	return Script{point: p, rel: script, abs: full}, nil
 }
 
 func within(dir, p string) bool {
