@@ -13,6 +13,7 @@ import (
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // IntentRecord is one intent reduced to what may be logged. Only
@@ -30,10 +31,6 @@ const (
 	maxToken = 128
 	maxRef   = 256
 )
-
-// droppedHeaders are the request headers the host never forwards (the
-// specification's remote access policy); their values are never read here.
-var droppedHeaders = map[string]bool{"authorization": true, "cookie": true, "proxy-authorization": true}
 
 // NewIntentRecord reduces intent in (index i of its plan) to its record.
 // Paths are parsed with pathrule.Parse and logged root-relative; a write's
@@ -97,7 +94,7 @@ func NewIntentRecord(i int, in schema.Intent, content []byte) (IntentRecord, err
 		for name := range f.Headers { // names only: values are never read
 			if !isToken(name, maxToken) {
 				e.Unparsed = append(e.Unparsed, digest("header", name))
-			} else if droppedHeaders[strings.ToLower(name)] {
+			} else if lexical.IsCredentialHeader(name) { // the host never forwards these
 				e.DroppedHeaders = append(e.DroppedHeaders, name)
 			} else {
 				e.Headers = append(e.Headers, name)
@@ -258,7 +255,7 @@ func redactURL(raw string, e *IntentEntry) string {
 	return s
 }
 
-// HostOf is the host[:port] a hop record logs: never userinfo, path or query.
+// hostOf is the host[:port] a hop record logs: never userinfo, path or query.
 func hostOf(u *url.URL) string {
 	if u == nil || len(u.Host) > 262 || !isPrintableASCII(u.Host) {
 		return ""
