@@ -176,8 +176,15 @@ var strictBase64 = base64.StdEncoding.Strict()
 // Len is the number of intents added so far.
 func (p *Plan) Len() int { return len(p.intents) }
 
-// Intents returns a copy of the intents added so far, in emission order.
-func (p *Plan) Intents() []schema.Intent { return append([]schema.Intent(nil), p.intents...) }
+// Intents returns a copy of the intents added so far, in emission order,
+// sharing nothing with p (schema.Intent.DeepCopy).
+func (p *Plan) Intents() []schema.Intent {
+	out := make([]schema.Intent, len(p.intents))
+	for i, in := range p.intents {
+		out[i] = in.DeepCopy()
+	}
+	return out
+}
 
 // Err returns the first refusal of any builder call on p, or nil.
 func (p *Plan) Err() error { return p.err }

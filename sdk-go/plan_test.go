@@ -235,3 +235,18 @@ func TestCheckPath(t *testing.T) {
 		t.Errorf("message %q", err)
 	}
 }
+
+// TestIntentsSharesNothing: what Intents returns cannot change the plan.
+func TestIntentsSharesNothing(t *testing.T) {
+	var p Plan
+	if err := p.Fetch("https://e.org/x", "d", Header("Accept", "a")); err != nil {
+		t.Fatal(err)
+	}
+	got := p.Intents()
+	got[0].Fetch.Dest = "other"
+	got[0].Fetch.Headers["Accept"] = "changed"
+	again := p.Intents()
+	if again[0].Fetch.Dest != "d" || again[0].Fetch.Headers["Accept"] != "a" {
+		t.Fatalf("a change to Intents' result reached the plan: %+v", again[0].Fetch)
+	}
+}
