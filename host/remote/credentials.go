@@ -198,13 +198,21 @@ func pathHasPrefix(p, prefix string) bool {
 
 // lookup returns the credential for u: same scheme and host, longest path
 // prefix. For ssh, when both the URL and the entry name a user they must
-// agree; an entry's user is otherwise the login name (see sshUser).
+// agree; an entry's user is otherwise the login name (see match).
 func (c *Credentials) lookup(u *url.URL) (credential, bool) {
+	e, ok := c.match(u)
+	return e.cred, ok
+}
+
+// match returns the entry lookup(u) picks, whose key also carries the ssh
+// login name the entry names (or "").
+func (c *Credentials) match(u *url.URL) (credEntry, bool) {
 	if c == nil {
-		return credential{}, false
+		return credEntry{}, false
 	}
 	want := keyOf(u)
-	best, bestLen := credential{}, -1
+	var best credEntry
+	bestLen := -1
 	for _, e := range c.entries {
 		if e.key.scheme != want.scheme || e.key.host != want.host {
 			continue
@@ -216,31 +224,10 @@ func (c *Credentials) lookup(u *url.URL) (credential, bool) {
 			continue
 		}
 		if n := len(e.key.path); n > bestLen {
-			best, bestLen = e.cred, n
+			best, bestLen = e, n
 		}
 	}
 	return best, bestLen >= 0
-}
-
-// entryUser is the login name of the entry lookup(u) would pick, or "".
-func (c *Credentials) entryUser(u *url.URL) string {
-	if c == nil {
-		return ""
-	}
-	want := keyOf(u)
-	user, bestLen := "", -1
-	for _, e := range c.entries {
-		if e.key.scheme != want.scheme || e.key.host != want.host || !pathHasPrefix(want.path, e.key.path) {
-			continue
-		}
-		if want.user != "" && e.key.user != "" && e.key.user != want.user {
-			continue
-		}
-		if n := len(e.key.path); n > bestLen {
-			user, bestLen = e.key.user, n
-		}
-	}
-	return user
 }
 
 // applyHTTP sets the credential's Authorization header on h.

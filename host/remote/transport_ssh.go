@@ -213,11 +213,10 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 	u.stop = context.AfterFunc(ctx, func() { conn.Close() })
 
 	user := u.ep.User
-	cred, haveCred := c.o.Credentials.lookup(named)
-	if user == "" && haveCred {
-		if k := c.o.Credentials.entryUser(named); k != "" {
-			user = k
-		}
+	entry, haveCred := c.o.Credentials.match(named)
+	cred := entry.cred
+	if user == "" && entry.key.user != "" {
+		user = entry.key.user
 	}
 	if user == "" {
 		user = "git"
