@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/lola-pm/lola/schema"
 	lola "github.com/lola-pm/lola/sdk-go"
 	"github.com/lola-pm/lola/sdk-go/managed"
 )
@@ -166,11 +167,11 @@ func Indent(plan []byte) ([]byte, error) {
 	if err := json.Unmarshal(plan, &p); err != nil {
 		return nil, fmt.Errorf("plan is not JSON: %w", err)
 	}
-	if p.Protocol != 1 {
-		return nil, fmt.Errorf("plan protocol %d, want 1", p.Protocol)
+	if p.Protocol != schema.Protocol {
+		return nil, fmt.Errorf("plan protocol %d, want %d", p.Protocol, schema.Protocol)
 	}
 	var b bytes.Buffer
-	b.WriteString("{\"protocol\": 1, \"intents\": [")
+	fmt.Fprintf(&b, "{\"protocol\": %d, \"intents\": [", p.Protocol)
 	for i, in := range p.Intents {
 		if i > 0 {
 			b.WriteString(",")

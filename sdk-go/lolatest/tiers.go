@@ -13,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/lola-pm/lola/schema"
 	lola "github.com/lola-pm/lola/sdk-go"
 )
 
@@ -118,7 +119,7 @@ func runWasm(ctx context.Context, rt wazero.Runtime, mod wazero.CompiledModule, 
 		}
 		return res[0]
 	}
-	if v := call("lola_abi_version"); err == nil && v != 1 {
+	if v := call("lola_abi_version"); err == nil && v != schema.ABIVersion {
 		return nil, 0, fmt.Errorf("abi version %d", v)
 	}
 	ptr := call("lola_alloc", uint64(len(req)))
