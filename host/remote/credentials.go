@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/lola-pm/lola/host/internal/strictyaml"
 )
 
 // maxCredentialsBytes bounds the credentials file.
@@ -100,14 +100,19 @@ func LoadCredentials(path string) (*Credentials, error) {
 	return ParseCredentials(b)
 }
 
-// ParseCredentials parses the store's YAML form. Unknown keys are refused;
-// diagnostics name entries by index and never quote a value.
+// ParseCredentials parses the store's YAML form: exactly one document,
+// unknown keys refused; diagnostics name entries by index and never quote a
+// value.
 func ParseCredentials(b []byte) (*Credentials, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	var raw []rawCredential
-	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
-		// yaml.v3 messages can quote the offending value; say only where.
+	// b is already in memory (LoadCredentials bounded it), so its own
+	// length is the bound.
+	switch err := strictyaml.Decode(bytes.NewReader(b), int64(len(b)), &raw); {
+	case err == nil, errors.Is(err, strictyaml.ErrEmpty):
+	case errors.Is(err, strictyaml.ErrMultipleDocuments):
+		return nil, errors.New("credentials: the file holds more than one YAML document")
+	default:
+		// yaml.v3 messages can quote the offending value: name no part of it.
 		return nil, errors.New("credentials: not a list of entries with keys remote, username, password, bearer, identity")
 	}
 	c := &Credentials{}

@@ -114,6 +114,7 @@ func TestCredentialsFileRefusals(t *testing.T) {
 		"- remote: ssh://x.test/\n  bearer: " + secret + "\n",
 		"remote: " + secret + "\n",
 		"- remote: https://x.test/?q=" + secret + "\n  bearer: b\n",
+		good + "---\n" + good, // a second document is refused, not ignored
 	}
 	for i, body := range bad {
 		write(body, 0o600)
