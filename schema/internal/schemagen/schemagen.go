@@ -10,12 +10,10 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 const baseID = "https://lola.invalid/schema/"
-
-// maxFetchHeaders mirrors host/plan.MaxFetchHeaders (schema must not import host).
-const maxFetchHeaders = 64
 
 // Plan returns the generated plan.schema.json, formatted as checked in.
 func Plan() ([]byte, error) { return render(&schema.Plan{}, "plan.schema.json") }
@@ -63,9 +61,10 @@ func mapIntent(t reflect.Type) *jsonschema.Schema {
 			props.Set(p.Key, p.Value)
 		}
 		// invopop has no tag for maxProperties on a map: bound the fetch
-		// headers here, as host/plan bounds them (MaxFetchHeaders).
+		// headers here by lexical.MaxHeaders, the bound host/plan and
+		// sdk-go enforce.
 		if h, ok := props.Get("headers"); ok {
-			n := uint64(maxFetchHeaders)
+			n := uint64(lexical.MaxHeaders)
 			h.MaxProperties = &n
 		}
 		s.Properties = props
