@@ -165,7 +165,11 @@ func TestValidVectorsMatchTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range readVectors(t, "valid/*.json") {
+	vs := readVectors(t, "valid/*.json")
+	if len(vs) == 0 {
+		t.Fatal("no valid vectors: the check would be vacuous")
+	}
+	for name, b := range vs {
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
