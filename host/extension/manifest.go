@@ -130,16 +130,10 @@ func ParseManifest(r io.Reader) (*Manifest, error) {
 	case err != nil && err.Error() == "cannot read":
 		return nil, errors.New("cannot read the manifest")
 	case err != nil:
-		return nil, errors.New(manifestTypes.Replace(err.Error()))
+		return nil, err
 	}
 	return validate(raw)
 }
-
-// manifestTypes names yaml.v3's Go types for people.
-var manifestTypes = strings.NewReplacer(
-	"into extension.rawManifest", "into a manifest (a mapping of keys)",
-	"into extension.rawArtifacts", "into artifacts (a mapping of tier1, tier2)",
-)
 
 func validate(raw rawManifest) (*Manifest, error) {
 	m := &Manifest{artifacts: map[Tier]pathrule.Path{}}

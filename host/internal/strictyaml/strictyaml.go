@@ -59,6 +59,56 @@ func Error(err error) error {
 		}
 		return errors.New(strings.Join(parts, "; "))
 	}
+	msg = wrongKind.ReplaceAllStringFunc(msg, func(s string) string {
+		sm := wrongKind.FindStringSubmatch(s)
+		return fmt.Sprintf("line %s: cannot unmarshal %s%s %s", sm[1], nodeKind(sm[2]), sm[3], goKind(sm[4]))
+	})
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	return errors.New(strings.ReplaceAll(msg, "unmarshal errors:\n  ", ""))
+}
+
+// wrongKind matches yaml.v3's type mismatch, which names the Go type the
+// value was meant for; the value it quotes, yaml.v3 cuts to 7 bytes.
+var wrongKind = regexp.MustCompile("line (\\d+): cannot unmarshal !!(\\w+)( `[^`]*`)? into (\\S+)")
+
+// nodeKind names a YAML tag as people do.
+func nodeKind(tag string) string {
+	switch tag {
+	case "seq":
+		return "a list"
+	case "map":
+		return "a mapping"
+	case "str":
+		return "a string"
+	case "int":
+		return "an integer"
+	case "float":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "null":
+		return "null"
+	}
+	return "a " + tag
+}
+
+// goKind says what kind of value the Go type takes. Every decoder of the
+// host decodes into structs of built-in types, so a named type is a struct,
+// which takes a mapping.
+func goKind(typ string) string {
+	switch {
+	case strings.HasPrefix(typ, "[]"):
+		return "into a list"
+	case strings.HasPrefix(typ, "map["):
+		return "into a mapping"
+	case typ == "string":
+		return "into a string"
+	case typ == "bool":
+		return "into a boolean"
+	case strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint"):
+		return "into an integer"
+	case strings.HasPrefix(typ, "float"):
+		return "into a number"
+	}
+	return "into a mapping"
 }

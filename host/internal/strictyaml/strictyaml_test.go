@@ -37,6 +37,25 @@ func TestDecode(t *testing.T) {
 			t.Errorf("%q: the error names a Go type: %v", in, err)
 		}
 	}
+	// A type mismatch names no Go type, and quotes no more of the value
+	// (perhaps a credential) than its first 7 bytes.
+	type inner struct {
+		N int `yaml:"n"`
+	}
+	var typed struct {
+		In inner    `yaml:"in"`
+		L  []string `yaml:"l"`
+	}
+	for in, want := range map[string]string{
+		"in: [1]\n":               "line 1: cannot unmarshal a list into a mapping",
+		"in: {n: s3cr3t-token}\n": "line 1: cannot unmarshal a string `s3cr3t-...` into an integer",
+		"l: {a: 1}\n":             "line 1: cannot unmarshal a mapping into a list",
+	} {
+		err := Decode(strings.NewReader(in), 1024, &typed)
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
 	if err := Decode(strings.NewReader(""), 10, &d); !errors.Is(err, ErrEmpty) {
 		t.Fatalf("empty input: %v", err)
 	}
