@@ -119,7 +119,7 @@ func TestParseManifestRefusesHostileManifests(t *testing.T) {
 		{"backslash artifact", strings.Replace(base, "a.wasm", `'dist\x'`, 1), "artifacts.tier1", schema.RulePathInvalid},
 		{"hook with tier 1", "name: x\nversion: 1\nkind: hook\nartifacts: {tier1: a.wasm, tier2: a}\n", "tier 2 only", 0},
 		{"unknown capability", base + "capabilities: [net.http, fs.write]\n", `capabilities: capability.unknown`, schema.RuleCapabilityUnknown},
-		{"capability as a scalar", base + "capabilities: net.http\n", "cannot unmarshal a string `net.htt...` into a list", 0},
+		{"capability as a scalar", base + "capabilities: net.http\n", "cannot unmarshal a string `net.http` into a list", 0},
 		{"absolute grant", base + "paths: [/etc/]\n", `paths: "/etc/"`, schema.RulePathAbsolute},
 		{"traversal grant", base + "paths: [../]\n", `paths: "../"`, schema.RulePathTraversal},
 		{"too large", base + "# " + strings.Repeat("x", MaxManifestBytes) + "\n", "exceeds", 0},

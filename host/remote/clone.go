@@ -19,6 +19,7 @@ import (
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // CloneRequest is one clone intent as the executor hands it over.
@@ -176,7 +177,7 @@ func (s *cloneSession) resolveRef(ctx context.Context, remoteURL, ref string, au
 			}
 		}
 	}
-	return "", plumbing.ZeroHash, fmt.Errorf("clone: intent #%d: the remote has no branch or tag %q", s.ref.Index, boundedText(ref))
+	return "", plumbing.ZeroHash, fmt.Errorf("clone: intent #%d: the remote has no branch or tag %s", s.ref.Index, lexical.Quote(ref, lexical.PathEcho))
 }
 
 // cloneError maps what go-git returns onto the vocabulary. A violation the
@@ -269,11 +270,4 @@ func emptyDir(dir string) (created bool, err error) {
 		return false, errors.New("the clone directory is not empty")
 	}
 	return false, nil
-}
-
-func boundedText(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "..."
-	}
-	return s
 }

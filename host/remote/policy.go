@@ -12,6 +12,7 @@ import (
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // Resolver answers the addresses of a host name. *net.Resolver satisfies it;
@@ -154,12 +155,6 @@ func numericHostForm(host string) bool {
 	return true
 }
 
-// redactHost bounds a host name for diagnostics; names come from the plan and
-// could be long.
-func redactHost(h string) string {
-	const max = 253
-	if len(h) > max {
-		h = h[:max] + "..."
-	}
-	return strconv.Quote(h)
-}
+// redactHost quotes a host name for diagnostics (lexical.Quote: escaped,
+// and bounded at the longest DNS name, since names come from the plan).
+func redactHost(h string) string { return lexical.Quote(h, 253) }
