@@ -20,11 +20,12 @@ type Limits struct {
 // (a packfile expands on checkout, so the wire count alone is not a bound).
 // Each timeout is the whole operation's deadline, every hop included.
 func NewLimits(fetchBytes int64, fetchTimeout time.Duration, cloneBytes int64, cloneTimeout time.Duration) (Limits, error) {
-	if fetchBytes <= 0 || fetchTimeout <= 0 || cloneBytes <= 0 || cloneTimeout <= 0 {
+	l := Limits{fetchBytes, fetchTimeout, cloneBytes, cloneTimeout}
+	if !l.valid() {
 		return Limits{}, fmt.Errorf("remote limits must be positive (fetch %d bytes in %s, clone %d bytes in %s)",
 			fetchBytes, fetchTimeout, cloneBytes, cloneTimeout)
 	}
-	return Limits{fetchBytes, fetchTimeout, cloneBytes, cloneTimeout}, nil
+	return l, nil
 }
 
 // DefaultLimits: a fetch of at most 256 MiB within 5 minutes; a clone of at
