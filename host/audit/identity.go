@@ -75,9 +75,10 @@ func checkIdent(what, s string, emptyOK bool) error {
 }
 
 // RootID names the root a plan was applied under without logging its host
-// path: a keyed digest of the absolute path, stable for one path on one
-// machine, so records about the same tree can be grouped. Only NewRootID
-// constructs one.
+// path: a domain-separated sha256 of the absolute path, stable for one path
+// on one machine, so records about the same tree can be grouped. It is not
+// keyed: whoever reads the log and can guess a path can confirm the guess.
+// Only NewRootID constructs one.
 type RootID struct{ id string }
 
 // NewRootID derives the id for an absolute root path.

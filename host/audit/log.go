@@ -329,8 +329,9 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 	return *head.Seq, hex.EncodeToString(sum[:]), nil
 }
 
-// stripPath removes the file name from an *os.PathError or *os.LinkError so
-// that no host path reaches a caller's diagnostics through this package.
+// stripPath removes the file name from an *os.PathError (the only error
+// carrying a path that this package's file operations return) so that no
+// host path reaches a caller's diagnostics through this package.
 func stripPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
