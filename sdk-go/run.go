@@ -78,7 +78,9 @@ func run(h Handler, request []byte) (plan []byte, status Status, err error) {
 	if err := dec.Decode(&req); err != nil {
 		return nil, StatusBadRequest, errors.New("lola: request is not a JSON request object: " + jsonErrorKind(err))
 	}
-	if dec.More() {
+	// dec.More would miss a stray '}' or ']': whatever follows the object
+	// must be JSON whitespace.
+	if len(bytes.TrimLeft(request[dec.InputOffset():], " \t\r\n")) != 0 {
 		return nil, StatusBadRequest, errors.New("lola: trailing data after the request")
 	}
 	if req.Protocol != schema.Protocol {
