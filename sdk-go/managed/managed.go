@@ -47,8 +47,9 @@ package managed
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -135,14 +136,9 @@ func SetBlock(doc, file, module, body string) (string, error) {
 		}
 		return before + doc[after:], nil
 	}
-	names := make([]string, 0, len(blocks))
-	for n := range blocks {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = blocks[n]
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(blocks)) {
+		parts = append(parts, blocks[n])
 	}
 	return doc[:start] + SectionStart + "\n" + strings.Join(parts, "\n\n") + "\n" + SectionEnd + doc[after:], nil
 }
