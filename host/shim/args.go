@@ -5,7 +5,6 @@ import (
 	"flag"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/lola-pm/lola/schema"
 )
@@ -110,6 +109,3 @@ func ParseArgs(argv []string) (Args, error) {
 	}
 	return NewArgs(*module, cs, l, *cache)
 }
-
-// durationMS renders a duration as whole milliseconds for a diagnostic.
-func durationMS(d time.Duration) int64 { return d.Milliseconds() }

@@ -2,13 +2,14 @@ package shim
 
 import (
 	"context"
-	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // engine is a compiled module and the runtime that owns it.
@@ -81,7 +82,7 @@ func compileOnce(wasm []byte, l Limits, cache wazero.CompilationCache) (*engine,
 		return &engine{rt: rt, compiled: r.m, cache: "off"}, nil
 	case <-timer.C:
 		// The compiling goroutine is abandoned: the shim exits next.
-		return nil, &Diagnostic{Kind: KindCompileTimeout, Limit: durationMS(l.compileTimeout),
+		return nil, &Diagnostic{Kind: KindCompileTimeout, Limit: l.compileTimeout.Milliseconds(),
 			Detail: "compilation exceeded its budget"}
 	}
 }
@@ -133,23 +134,11 @@ func checkShape(m wazero.CompiledModule) *Diagnostic {
 		if !ok {
 			return &Diagnostic{Kind: KindMissingExport, Export: want.name, Detail: "the lola ABI requires it"}
 		}
-		if !sameTypes(f.ParamTypes(), want.params) || !sameTypes(f.ResultTypes(), want.results) {
+		if !slices.Equal(f.ParamTypes(), want.params) || !slices.Equal(f.ResultTypes(), want.results) {
 			return &Diagnostic{Kind: KindExportSignature, Export: want.name, Detail: "want " + signature(want.params, want.results)}
 		}
 	}
 	return nil
-}
-
-func sameTypes(a, b []api.ValueType) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func signature(params, results []api.ValueType) string {
@@ -163,13 +152,9 @@ func signature(params, results []api.ValueType) string {
 	return name(params) + " -> " + name(results)
 }
 
-// guestName renders a name the module chose: quoted, at most 64 bytes.
-func guestName(s string) string {
-	if len(s) > 64 {
-		s = s[:64]
-	}
-	return strconv.Quote(s)
-}
+// guestName renders a name the module chose: quoted and escaped, at most
+// 64 bytes of it (lexical.Quote).
+func guestName(s string) string { return lexical.Quote(s, 64) }
 
 // firstLine keeps an error's first line (wazero appends a guest stack
 // trace), at most 200 bytes.
@@ -180,5 +165,5 @@ func firstLine(s string) string {
 	if len(s) > 200 {
 		s = s[:200]
 	}
-	return fmt.Sprint(s)
+	return s
 }

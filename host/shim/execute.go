@@ -146,7 +146,7 @@ func (r *abiRun) classify(err error) *Diagnostic {
 	exited := errors.As(err, &ee)
 	if exited && (ee.ExitCode() == sys.ExitCodeDeadlineExceeded || ee.ExitCode() == sys.ExitCodeContextCanceled) ||
 		errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
-		return &Diagnostic{Kind: KindTimeout, Limit: durationMS(r.l.timeout), Detail: "the module exceeded its wall-clock budget"}
+		return &Diagnostic{Kind: KindTimeout, Limit: r.l.timeout.Milliseconds(), Detail: "the module exceeded its wall-clock budget"}
 	}
 	if d := r.nearCeiling(); d != nil {
 		return d
