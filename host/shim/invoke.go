@@ -13,10 +13,8 @@ const Subcommand = "__extension-host"
 // Invocation is how a parent runs one module through the shim: it execs
 // Path with Args, no inherited environment, the request on stdin, and reads
 // the plan on stdout through its own bounded decoder and the report on
-// stderr (ParseReport). It is meant for host/child:
-//
-//	child.Run(ctx, child.Spec{Path: inv.Path, Args: inv.Args, Env: inv.Env,
-//		Deadline: inv.Deadline, StderrCap: inv.StderrCap, ...})
+// stderr (ParseReport). It is meant for host/child: ChildConfig is its
+// child.Config, and RunModule runs it and parses the report.
 type Invocation struct {
 	Path      string        // the lola executable, absolute
 	Args      []string      // after argv[0]: Subcommand, then Args.Argv()
