@@ -321,6 +321,9 @@ func (d *Dir) Lock(name string) (func() error, error) {
 // SyncFS is unavailable on Windows; callers fsync each file.
 func (r *Root) SyncFS() error { return ErrUnsupported }
 
+// HasSyncFS reports whether SyncFS is available: not on Windows.
+func (r *Root) HasSyncFS() bool { return false }
+
 // ProcPath is the directory's name under the root (Windows has no
 // descriptor-derived path). Host-internal: never shown or logged.
 func (d *Dir) ProcPath() (string, bool) { return d.abs, true }

@@ -71,3 +71,7 @@ func renameat(fromfd int, from string, tofd int, to string, flags RenameFlags) e
 // SyncFS flushes the whole filesystem holding the root (syncfs(2)), which
 // covers every file staged on it.
 func (r *Root) SyncFS() error { return errnoErr(unix.Syncfs(r.dir.fd)) }
+
+// HasSyncFS reports, without flushing anything, whether SyncFS is
+// available here; where it is not, SyncFS returns ErrUnsupported.
+func (r *Root) HasSyncFS() bool { return true }

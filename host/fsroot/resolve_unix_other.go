@@ -11,3 +11,6 @@ func (d *Dir) checkNotRedirect(name string, comps []string, _ uint64) error {
 
 // SyncFS is unavailable here; callers fsync each file.
 func (r *Root) SyncFS() error { return ErrUnsupported }
+
+// HasSyncFS reports whether SyncFS is available: not here.
+func (r *Root) HasSyncFS() bool { return false }
