@@ -68,7 +68,9 @@ func (f *countingFile) Write(p []byte) (int, error) {
 	return f.File.Write(p)
 }
 
-// Truncate charges growth: a sparse file is still bytes on the checkout.
+// Truncate charges the whole size it sets (not only the growth: the file's
+// current size is not consulted, so this over-counts rather than under), since
+// a sparse file is still bytes on the checkout.
 func (f *countingFile) Truncate(size int64) error {
 	if size > 0 {
 		if err := f.s.budget.spend(int(min(size, 1<<40))); err != nil {
