@@ -184,7 +184,7 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 // checkRelation refuses a relation that tells apart names the probe found
 // to be one entry on this filesystem.
 func (p *Prepared) checkRelation() error {
-	f, err := fsroot.Probe(p.dir)
+	f, err := p.s.probeIn(p.dir)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,6 @@ func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
 	for _, r := range res {
 		ri.Paths = append(ri.Paths, r.Rel())
 	}
-	intent := step.Intent()
 	switch step.Op() {
 	case schema.OpDelete:
 		r := res[0]
@@ -327,7 +326,6 @@ func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
 			sum := sha256.Sum256(body)
 			ri.SHA256 = hex.EncodeToString(sum[:])
 			c.Size = int64(len(body))
-			_ = intent
 		}
 		at := p.dirFor(step, r)
 		if e.Exists() {

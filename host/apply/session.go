@@ -51,6 +51,9 @@ type Session struct {
 	unlock    func() error
 	recovered RecoveryReport
 	points    int
+	// findings caches the first probe: every staging directory is directly
+	// beneath the root, on the one filesystem the probe describes.
+	findings *fsroot.Findings
 }
 
 // Begin locks root (waiting while another apply holds it), then recovers
@@ -126,9 +129,13 @@ func (s *Session) newStaging() (string, *fsroot.Dir, error) {
 }
 
 // Probe reports how the root's filesystem compares names, observed in a
-// short-lived staging directory. pathrule.ForFindings turns the result
-// into the relation to validate under when the user asked for --fs auto.
+// short-lived staging directory (once per Session: Prepare's relation
+// check reuses the findings). pathrule.ForFindings turns the result into
+// the relation to validate under when the user asked for --fs auto.
 func (s *Session) Probe() (fsroot.Findings, error) {
+	if s.findings != nil {
+		return *s.findings, nil
+	}
 	name, d, err := s.newStaging()
 	if err != nil {
 		return fsroot.Findings{}, err
@@ -137,7 +144,21 @@ func (s *Session) Probe() (fsroot.Findings, error) {
 		d.Close()
 		s.root.Dir().RemoveAll(name)
 	}()
-	return fsroot.Probe(d)
+	return s.probeIn(d)
+}
+
+// probeIn probes in scratch, a directory directly beneath the root, unless
+// an earlier probe of this session already did.
+func (s *Session) probeIn(scratch *fsroot.Dir) (fsroot.Findings, error) {
+	if s.findings != nil {
+		return *s.findings, nil
+	}
+	f, err := fsroot.Probe(scratch)
+	if err != nil {
+		return fsroot.Findings{}, err
+	}
+	s.findings = &f
+	return f, nil
 }
 
 // Apply is Begin, Prepare, Commit and Close in one call. The error is
