@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 
@@ -106,15 +104,6 @@ func modPrintable(s string) string {
 	return s
 }
 
-func modWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return withCode(exitInternal, err)
-	}
-	return nil
-}
-
 // modSummary is one module as `mod ls --json` and `mod add --json` report it.
 type modSummary struct {
 	Name         string   `json:"name"`
@@ -148,7 +137,8 @@ func newModSummary(name string, l module.Layout) modSummary {
 	return s
 }
 
-func modCount(n int, what string) string {
+// countText renders "1 skill", "3 violations".
+func countText(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}

@@ -86,7 +86,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 			}
 			m := added.Module
 			if asJSON {
-				return modWriteJSON(cmd.OutOrStdout(), struct {
+				return jsonOrInternal(cmd.OutOrStdout(), struct {
 					modSummary
 					Source   string `json:"source"`
 					Replaced bool   `json:"replaced"`
@@ -103,7 +103,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 			if c := commitOf(added); c != "" {
 				fmt.Fprintf(w, "  commit: %s\n", c)
 			}
-			fmt.Fprintf(w, "  %s, %s, %s\n", modCount(len(l.Skills), "skill"), modCount(len(l.Commands), "command"), modCount(len(l.Agents), "agent"))
+			fmt.Fprintf(w, "  %s, %s, %s\n", countText(len(l.Skills), "skill"), countText(len(l.Commands), "command"), countText(len(l.Agents), "agent"))
 			fmt.Fprintf(w, "Next: lola install %s -a <assistant> [--scope project|user]\n", m.Name())
 			return nil
 		},

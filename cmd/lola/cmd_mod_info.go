@@ -39,7 +39,7 @@ hooks its lola.yaml declares.`,
 			}
 			l := m.Layout()
 			if asJSON {
-				return modWriteJSON(cmd.OutOrStdout(), struct {
+				return jsonOrInternal(cmd.OutOrStdout(), struct {
 					Name string `json:"name"`
 					module.Layout
 				}{m.Name().String(), modNonNil(l)})

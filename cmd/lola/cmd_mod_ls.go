@@ -37,7 +37,7 @@ in the store that is not a valid module is listed with its error.`,
 				out = append(out, newModSummary(e.Name, e.Module.Layout()))
 			}
 			if asJSON {
-				return modWriteJSON(cmd.OutOrStdout(), struct {
+				return jsonOrInternal(cmd.OutOrStdout(), struct {
 					Modules []modSummary `json:"modules"`
 				}{out})
 			}
@@ -51,12 +51,12 @@ in the store that is not a valid module is listed with its error.`,
 					fmt.Fprintf(w, "%s  (unusable: %s)\n", modPrintable(m.Name), modPrintable(m.Error))
 					continue
 				}
-				parts := []string{modCount(len(m.Skills), "skill"), modCount(len(m.Commands), "command"), modCount(len(m.Agents), "agent")}
+				parts := []string{countText(len(m.Skills), "skill"), countText(len(m.Commands), "command"), countText(len(m.Agents), "agent")}
 				if m.Instructions {
 					parts = append(parts, "instructions")
 				}
 				if len(m.MCPs) > 0 {
-					parts = append(parts, modCount(len(m.MCPs), "MCP server"))
+					parts = append(parts, countText(len(m.MCPs), "MCP server"))
 				}
 				if len(m.Hooks) > 0 {
 					parts = append(parts, "hooks: "+strings.Join(m.Hooks, ", "))

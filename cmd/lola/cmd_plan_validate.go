@@ -97,7 +97,7 @@ printed); 2 usage error, or FILE cannot be opened; 1 internal error.`,
 				writeValidateText(out, v, violations)
 			}
 			if len(violations) > 0 {
-				return withCode(exitRejected, fmt.Errorf("plan rejected: %s", validateCount(len(violations), "violation")))
+				return withCode(exitRejected, fmt.Errorf("plan rejected: %s", countText(len(violations), "violation")))
 			}
 			return nil
 		},
@@ -149,7 +149,7 @@ func writeValidateText(w io.Writer, v *pathrule.Validated, violations []*rejecti
 	if v == nil {
 		return
 	}
-	fmt.Fprintf(w, "valid under %s: %s, in apply order:\n", v.Equality().Name(), validateCount(v.Len(), "intent"))
+	fmt.Fprintf(w, "valid under %s: %s, in apply order:\n", v.Equality().Name(), countText(v.Len(), "intent"))
 	for i, s := range v.Steps() {
 		paths := s.Paths()
 		desc := paths[0].String()
@@ -158,12 +158,4 @@ func writeValidateText(w io.Writer, v *pathrule.Validated, violations []*rejecti
 		}
 		fmt.Fprintf(w, "  %d. #%d %s %s\n", i+1, s.Index(), s.Op(), desc)
 	}
-}
-
-// validateCount renders "1 intent", "3 violations".
-func validateCount(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
