@@ -135,6 +135,20 @@ func TestResolveRefusesScriptsOutsideTheModule(t *testing.T) {
 	if _, err := Resolve(PreInstall, mod, base, "outside.sh"); err == nil {
 		t.Error("a content directory outside the module was accepted")
 	}
+	if err := os.Symlink("loop.sh", filepath.Join(mod, "loop.sh")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ moduleDir, script string }{
+		{filepath.Join(base, "gone"), "scripts/ok.sh"}, // the module directory does not resolve
+		{mod, "loop.sh"}, // the script does not resolve
+		{mod, "escape.sh"},
+		{mod, "missing.sh"},
+	} {
+		_, err := Resolve(PreInstall, tc.moduleDir, tc.moduleDir, tc.script)
+		if err == nil || strings.Contains(err.Error(), base) {
+			t.Errorf("%s in %s: error %v is missing or carries the host path", tc.script, tc.moduleDir, err)
+		}
+	}
 }
 
 func requireBash(t *testing.T) {
