@@ -21,6 +21,16 @@ func TestViolationIsItsRuleOnly(t *testing.T) {
 	if got, want := v.Error(), "conflict.same-path: intent #0 (write), intent #3 (delete): both write README.md"; got != want {
 		t.Fatalf("Error() = %q, want %q", got, want)
 	}
+	if !errors.Is(err, New(schema.RuleConflictSamePath, "other detail")) || errors.Is(err, New(schema.RuleConflictNested, "")) {
+		t.Fatal("errors.Is with a *Violation target does not compare rules")
+	}
+	var back *Violation
+	if !errors.As(err, &back) || back != v {
+		t.Fatal("errors.As did not recover the violation")
+	}
+	if got := back.IntentIndices(); len(got) != 2 || got[0] != 0 || got[1] != 3 {
+		t.Fatalf("IntentIndices = %v, want [0 3]", got)
+	}
 }
 
 func TestSetCarriesEveryViolation(t *testing.T) {
@@ -39,6 +49,12 @@ func TestSetCarriesEveryViolation(t *testing.T) {
 	}
 	if n := len(All(err)); n != 2 {
 		t.Fatalf("All found %d violations, want 2", n)
+	}
+	if got, want := s.Error(), "path.absolute: intent #1 (write)\npath.traversal: intent #2 (delete)"; got != want {
+		t.Fatalf("Set.Error() = %q, want %q", got, want)
+	}
+	if All(errors.New("not a rejection")) != nil {
+		t.Fatal("All found violations in a plain error")
 	}
 	if n := len(All(New(schema.RulePlanMalformed, ""))); n != 1 {
 		t.Fatalf("All of a lone violation = %d", n)
