@@ -128,6 +128,34 @@ func (d *Dir) child(name string) []string {
 
 func (d *Dir) join(name string) string { return filepath.Join(d.abs, name) }
 
+// relErr puts rel, a root-relative path, where an os call's error named
+// the host path it was given: no diagnostic carries the root's absolute
+// name. The error keeps its type, so os.IsExist and errors.Is still work.
+func relErr(rel string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: pe.Op, Path: rel, Err: pe.Err}
+	}
+	return err
+}
+
+// openHandle opens name in d with CreateFile and wraps the handle in an
+// *os.File named by its root-relative path (an *os.File's errors carry its
+// name), never following a reparse point.
+func (d *Dir) openHandle(name string, access, disposition uint32) (*os.File, error) {
+	rel := Rel(d.child(name))
+	p, err := windows.UTF16PtrFromString(d.join(name))
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: rel, Err: err}
+	}
+	h, err := windows.CreateFile(p, access, windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE, nil,
+		disposition, windows.FILE_ATTRIBUTE_NORMAL|windows.FILE_FLAG_OPEN_REPARSE_POINT, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: rel, Err: mapWinErr(err)}
+	}
+	return os.NewFile(uintptr(h), rel), nil
+}
+
 // lookup opens name beneath d without following it and classifies it,
 // refusing every reparse point (symlink, junction, mount point, and any
 // other tag) and a volume change.
@@ -233,11 +261,15 @@ func (d *Dir) Stat() (Entry, error) {
 }
 
 // Mkdir creates directory name in d.
-func (d *Dir) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(d.join(name), perm) }
+func (d *Dir) Mkdir(name string, perm fs.FileMode) error {
+	return relErr(Rel(d.child(name)), os.Mkdir(d.join(name), perm))
+}
 
-// CreateFile creates the regular file name in d exclusively.
+// CreateFile creates the regular file name in d exclusively (perm is not
+// applied: Windows has no mode bits beyond read-only, and every mode the
+// host uses is writable).
 func (d *Dir) CreateFile(name string, perm fs.FileMode) (*os.File, error) {
-	return os.OpenFile(d.join(name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	return d.openHandle(name, windows.GENERIC_WRITE, windows.CREATE_NEW)
 }
 
 // OpenFile opens the existing regular file name in d for reading,
@@ -248,28 +280,35 @@ func (d *Dir) OpenFile(name string) (*os.File, error) {
 		return nil, err
 	}
 	windows.CloseHandle(h)
-	return os.Open(d.join(name))
+	return d.openHandle(name, windows.GENERIC_READ, windows.OPEN_EXISTING)
 }
 
 // Unlink removes the file name from d.
-func (d *Dir) Unlink(name string) error { return os.Remove(d.join(name)) }
+func (d *Dir) Unlink(name string) error {
+	return relErr(Rel(d.child(name)), os.Remove(d.join(name)))
+}
 
 // Rmdir removes the empty directory name from d.
-func (d *Dir) Rmdir(name string) error { return os.Remove(d.join(name)) }
+func (d *Dir) Rmdir(name string) error {
+	return relErr(Rel(d.child(name)), os.Remove(d.join(name)))
+}
 
 // ReadNames lists the names in d.
 func (d *Dir) ReadNames() ([]string, error) {
 	f, err := os.Open(d.abs)
 	if err != nil {
-		return nil, err
+		return nil, relErr(d.Rel(), err)
 	}
 	defer f.Close()
-	return f.Readdirnames(-1)
+	names, err := f.Readdirnames(-1)
+	return names, relErr(d.Rel(), err)
 }
 
 // RemoveAll removes name and everything beneath it, without following a
 // reparse point (os.RemoveAll removes links, not their targets).
-func (d *Dir) RemoveAll(name string) error { return os.RemoveAll(d.join(name)) }
+func (d *Dir) RemoveAll(name string) error {
+	return relErr(Rel(d.child(name)), os.RemoveAll(d.join(name)))
+}
 
 // Sync is a no-op for directories on Windows.
 func (d *Dir) Sync() error { return nil }
@@ -303,7 +342,7 @@ func Rename(from *Dir, fromName string, to *Dir, toName string, flags RenameFlag
 
 // Lock takes an exclusive lock (LockFileEx) on the file name in d.
 func (d *Dir) Lock(name string) (func() error, error) {
-	f, err := os.OpenFile(d.join(name), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := d.openHandle(name, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS)
 	if err != nil {
 		return nil, err
 	}
