@@ -191,7 +191,10 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 	if strings.ContainsAny(u.ep.Path, "\x00\r\n") || u.ep.Path == "" {
 		return s.fail(rejection.New(schema.RuleRemoteURL, "ssh repository path is not valid"))
 	}
-	hostKey, algos, err := c.hostKeyCallback(s, net.JoinHostPort(u.ep.Host, strconv.Itoa(port)))
+	// The name as the URL spelled it, with the port: known_hosts is
+	// consulted for it and the credential store keyed by it, never the IP.
+	hostport := net.JoinHostPort(u.ep.Host, strconv.Itoa(port))
+	hostKey, algos, err := c.hostKeyCallback(s, hostport)
 	if err != nil {
 		return err
 	}
@@ -203,7 +206,7 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 	if err != nil {
 		return s.failErr(err)
 	}
-	named := &url.URL{Scheme: "ssh", Host: net.JoinHostPort(u.ep.Host, strconv.Itoa(port)), Path: u.ep.Path}
+	named := &url.URL{Scheme: "ssh", Host: hostport, Path: u.ep.Path}
 	s.hop(named, d.Addr())
 	// The operation's deadline reaches the socket: a stalled server cannot
 	// hold a read past it.
@@ -213,21 +216,19 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 	u.stop = context.AfterFunc(ctx, func() { conn.Close() })
 
 	user := u.ep.User
-	entry, haveCred := c.o.Credentials.match(named)
-	cred := entry.cred
-	if user == "" && entry.key.user != "" {
+	entry, _ := c.o.Credentials.match(named) // the zero entry when none matches
+	if user == "" {
 		user = entry.key.user
 	}
 	if user == "" {
 		user = "git"
 	}
 	var auths []ssh.AuthMethod
-	if haveCred && cred.identity != "" {
+	if identity := entry.cred.identity; identity != "" {
 		// The key is read only when the server asks for user
 		// authentication, which ssh performs after key exchange has
 		// verified the host key: an unverified host never causes the
 		// identity to be loaded, let alone offered.
-		identity := cred.identity
 		auths = append(auths, ssh.PublicKeysCallback(func() ([]ssh.Signer, error) {
 			sg, err := loadIdentity(identity)
 			if err != nil {
@@ -243,9 +244,7 @@ func (u *sshUploadSession) connect(ctx context.Context) error {
 		HostKeyAlgorithms: algos,
 		Timeout:           30 * time.Second,
 	}
-	// The address string handed to the handshake is the name as the URL
-	// spelled it: known_hosts is consulted for the name, never the IP.
-	cc, chans, reqs, err := ssh.NewClientConn(conn, net.JoinHostPort(u.ep.Host, strconv.Itoa(port)), cfg)
+	cc, chans, reqs, err := ssh.NewClientConn(conn, hostport, cfg)
 	if err != nil {
 		conn.Close()
 		if v := s.violation(); v != nil {
