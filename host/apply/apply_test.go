@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -88,6 +91,19 @@ func TestApplyRefusesHostileNothingChanged(t *testing.T) {
 			p, v := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"other/ok","content":"ok"},`+c.plan+`]}`)
 			_, err := Apply(openRoot(t, root), v, p, Options{})
 			wantRule(t, err, c.rule)
+			named := false
+			for _, viol := range rejection.All(err) {
+				for _, in := range viol.Intents {
+					if in.Index == 1 {
+						named = true
+					} else {
+						t.Fatalf("the refusal names intent %d, not the hostile one (#1): %v", in.Index, err)
+					}
+				}
+			}
+			if !named {
+				t.Fatalf("the refusal names no intent: %v", err)
+			}
 			if strings.Contains(err.Error(), base) {
 				t.Fatalf("diagnostic carries a host path: %v", err)
 			}
@@ -150,11 +166,18 @@ type recorder struct {
 	begun   []ResolvedIntent
 	events  []Event
 	outcome []Result
+	onBegin func() // called from Begin, when set
 }
 
-func (r *recorder) Begin(in []ResolvedIntent) error { r.begun = in; return nil }
-func (r *recorder) Event(e Event)                   { r.events = append(r.events, e) }
-func (r *recorder) Outcome(res Result)              { r.outcome = append(r.outcome, res) }
+func (r *recorder) Begin(in []ResolvedIntent) error {
+	r.begun = in
+	if r.onBegin != nil {
+		r.onBegin()
+	}
+	return nil
+}
+func (r *recorder) Event(e Event)      { r.events = append(r.events, e) }
+func (r *recorder) Outcome(res Result) { r.outcome = append(r.outcome, res) }
 
 func TestDeleteOrdering(t *testing.T) {
 	for _, order := range []string{
@@ -273,7 +296,20 @@ func TestObserverSeesResolvedPlanBeforeChanges(t *testing.T) {
 	root := t.TempDir()
 	p, v := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"a/b","content":"secret-body"},{"op":"rename","from":"a0","to":"c"}]}`)
 	tree(t, root, map[string]string{"a0": "z"})
+	before := snapshot(t, root)
 	obs := &recorder{}
+	obs.onBegin = func() {
+		// Staging exists by now (host scratch); the plan's paths must not.
+		var kept []string
+		for _, line := range strings.Split(snapshot(t, root), "\n") {
+			if !strings.HasPrefix(line, StagingPrefix) {
+				kept = append(kept, line)
+			}
+		}
+		if now := strings.Join(kept, "\n"); now != before {
+			t.Errorf("the tree changed before the observer's Begin:\n%s", diffLines(before, now))
+		}
+	}
 	res, err := Apply(openRoot(t, root), v, p, Options{Observer: obs})
 	must(t, err)
 	if res.Outcome != OutcomeCommitted || len(obs.outcome) != 1 || obs.outcome[0].Outcome != OutcomeCommitted {
@@ -283,9 +319,15 @@ func TestObserverSeesResolvedPlanBeforeChanges(t *testing.T) {
 	if strings.Contains(got, "secret-body") || !strings.Contains(got, "a/b") || !strings.Contains(got, "a0 c") {
 		t.Fatalf("begin record %s", got)
 	}
-	// sha256("secret-body")
-	if obs.begun[1].SHA256 == "" && obs.begun[0].SHA256 == "" {
-		t.Fatal("no content hash")
+	// Begin lists intents in apply order (the rename first); each names
+	// its index in the plan as emitted.
+	sum := sha256.Sum256([]byte("secret-body"))
+	hashes := map[int]string{}
+	for _, ri := range obs.begun {
+		hashes[ri.Index] = ri.SHA256
+	}
+	if len(obs.begun) != 2 || hashes[0] != hex.EncodeToString(sum[:]) || hashes[1] != "" {
+		t.Fatalf("content hashes %+v; want sha256(content) for the write and none for the rename", obs.begun)
 	}
 }
 
