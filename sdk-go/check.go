@@ -17,20 +17,23 @@ import (
 // plan.invalid-utf8, before any path or remote rule, whereas encoding/json
 // would silently replace the bytes), and a refused path is named in the
 // detail, as a short quoted prefix, since a BuildError has no other way to
-// show which path it was. TestBuilderAgreesWithPlanVectors replays
+// show which path it was (a rooted one excepted: it may name a host
+// location). TestBuilderAgreesWithPlanVectors replays
 // schema/vectors through the builder and keeps the two honest.
 
 // checkPath returns plan.invalid-utf8 when p is not valid UTF-8 and
 // otherwise lexical.Path's verdict: path.absolute, path.traversal or
 // path.invalid, chosen in that order when p has several faults, with
 // lexical.Path's detail followed by " in " and p quoted (at most
-// lexical.NameEcho bytes of it). It returns RuleUnknown when p passes.
+// lexical.NameEcho bytes of it). A rooted or drive-qualified path is not
+// quoted: it may name a host location (a home directory), which no
+// diagnostic repeats. It returns RuleUnknown when p passes.
 func checkPath(p string) (schema.Rule, string) {
 	if !utf8.ValidString(p) {
 		return schema.RulePlanInvalidUTF8, "path is not valid UTF-8"
 	}
 	rule, detail := lexical.Path(p)
-	if rule != schema.RuleUnknown && p != "" {
+	if rule != schema.RuleUnknown && rule != schema.RulePathAbsolute && p != "" {
 		detail += " in " + quote(p)
 	}
 	return rule, detail

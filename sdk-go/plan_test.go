@@ -157,6 +157,12 @@ func TestBuildErrorRedactsURLsAndContent(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "secret-body") {
 		t.Fatalf("diagnostic %v leaks content", err)
 	}
+	for _, rooted := range []string{"/home/alice/.ssh/id_rsa", `C:\Users\alice\x`, "//server/share/alice"} {
+		err = p.Write(rooted, "x")
+		if !errors.Is(err, RuleError(schema.RulePathAbsolute)) || strings.Contains(err.Error(), "alice") {
+			t.Fatalf("diagnostic %v for a rooted path is not path.absolute or repeats the path", err)
+		}
+	}
 	long := strings.Repeat("é", 100) + "/../x"
 	err = p.Write(long, "x")
 	if err == nil || len(err.Error()) > 200 {
