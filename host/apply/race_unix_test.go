@@ -45,6 +45,9 @@ func TestRaceSwappedComponentWritesValidatedInode(t *testing.T) {
 	if err != nil || string(b) != "validated" {
 		t.Fatalf("write did not land at the validated inode: %q %v", b, err)
 	}
+	if b, err := os.ReadFile(filepath.Join(root, "d.orig", "g")); err != nil || string(b) != "g" {
+		t.Fatalf("the second write did not land in the validated directory: %q %v", b, err)
+	}
 	if st, err := os.Stat(filepath.Join(root, "d.orig", "e")); err != nil || inoOf(st) != ino {
 		t.Fatalf("validated directory changed inode")
 	}
