@@ -89,7 +89,7 @@ func (s Spec) run(ctx context.Context) Result {
 	if err != nil {
 		p.closeHostEnds()
 		g.release(nil)
-		if st, serr := os.Stat(s.dir); s.dir != "" && (serr != nil || !st.IsDir()) {
+		if s.dir != "" && !isDir(s.dir) {
 			// exec reports a failed chdir under the executable's name.
 			err = fmt.Errorf("working directory %s: %w", filepath.Base(s.dir), fs.ErrNotExist)
 		}
@@ -367,6 +367,11 @@ func (s Spec) redact(err error) error {
 	}
 	msg = strings.ReplaceAll(msg, s.path, filepath.Base(s.path))
 	return fmt.Errorf("start %s: %s", filepath.Base(s.path), msg)
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // unwrapPath drops the path of an *fs.PathError, keeping its cause.
