@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -145,6 +146,21 @@ func TestCommittedPlanIsLoggedBeforeAndAfter(t *testing.T) {
 	}
 	if len(es) < 2 || es[0].Kind != audit.KindPlan || es[len(es)-1].Kind != audit.KindOutcome {
 		t.Fatalf("records under the correlation: %v", kinds(t, logPath))
+	}
+	if out := es[len(es)-1].Outcome; out.Outcome != audit.OutcomeCommitted {
+		t.Fatalf("outcome record %+v", out)
+	}
+	// Every intent is logged with its resolved path and, being a write,
+	// its content's hash.
+	var logged []string
+	for _, in := range es[0].Plan.Intents {
+		if len(in.Paths) != 1 || in.SHA256 == "" {
+			t.Fatalf("intent logged as %+v", in)
+		}
+		logged = append(logged, fmt.Sprintf("%d:%s", in.Index, in.Paths[0]))
+	}
+	if got := strings.Join(logged, " "); got != "0:skills/foo/SKILL.md 1:a.txt" {
+		t.Fatalf("logged intents %s", got)
 	}
 	raw, _ := os.ReadFile(logPath)
 	if strings.Contains(string(raw), "secret body") {

@@ -129,7 +129,7 @@ func TestOversizedAndStalledFetchesLeaveThePrePlanTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := snapshot(t, root)
-			log, _ := openLog(t)
+			log, logPath := openLog(t)
 			who := proposer(t, []string{string(schema.CapNetHTTP)}, nil)
 			res, err := Apply(context.Background(), root, decode(t, fetchPlanFor(srv, path)), who,
 				Options{FS: "bytes", Log: log, Remote: testRemote(t, srv, limits)})
@@ -144,6 +144,21 @@ func TestOversizedAndStalledFetchesLeaveThePrePlanTree(t *testing.T) {
 			}
 			if !same(before, snapshot(t, root)) {
 				t.Fatalf("the tree is not pre-plan: %v", snapshot(t, root))
+			}
+			// The rollback is logged under the pre-apply record's own
+			// correlation id, naming the fetch and its rule, so the pair
+			// cannot be read as a successful change.
+			es, err := audit.Read(logPath, audit.Filter{Correlation: res.Correlation})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(es) < 2 || es[0].Kind != audit.KindPlan || es[len(es)-1].Kind != audit.KindOutcome {
+				t.Fatalf("records under the correlation: %v", kinds(t, logPath))
+			}
+			out := es[len(es)-1].Outcome
+			if out.Outcome != audit.OutcomeRolledBack || out.Intent == nil || out.Intent.Index != 2 || out.Intent.Op != schema.OpFetch ||
+				len(out.Rules) != 1 || out.Rules[0] != schema.RuleRemoteBound {
+				t.Fatalf("outcome record %+v", out)
 			}
 		})
 	}
