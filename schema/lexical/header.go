@@ -13,10 +13,11 @@ import (
 const MaxHeaders = 64
 
 // Header applies the rules of one fetch header: its name must be an RFC
-// 9110 token and not one the host's HTTP client owns (IsFramingHeader), its
-// value free of control characters other than tab, and DEL. It returns
-// RuleUnknown and "" when the header passes, RuleRemoteHeader otherwise,
-// the faults checked in that order. The detail quotes the name (at most
+// 9110 token, its value free of DEL and of every control character but
+// tab, and its name not one the host's HTTP client owns (IsFramingHeader).
+// It returns RuleUnknown and "" when the header passes, RuleRemoteHeader
+// otherwise, the faults checked in that order (so a framing header with a
+// bad value is refused for its value). The detail quotes the name (at most
 // NameEcho bytes) and never the value, which may be a secret.
 //
 // Header does not refuse a credential header (IsCredentialHeader): the host
