@@ -609,8 +609,9 @@ func extRunDescribe(p *plan.Plan, i int) extRunIntent {
 	return r
 }
 
-// extRunRedactURL hides what in a URL can be a credential: userinfo and query
-// values (signed URLs carry tokens there).
+// extRunRedactURL hides what in a URL can be a credential: userinfo, the
+// fragment, and every query value (signed URLs carry tokens there). A query
+// parameter's name is kept; a parameter without "=" (a bare token) is not.
 func extRunRedactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
@@ -620,11 +621,15 @@ func extRunRedactURL(s string) string {
 		u.User = url.User("redacted")
 	}
 	if u.RawQuery != "" {
-		q := u.Query()
-		for k := range q {
-			q[k] = []string{"redacted"}
+		var kept []string
+		for _, p := range strings.Split(u.RawQuery, "&") {
+			if k, _, ok := strings.Cut(p, "="); ok {
+				kept = append(kept, k+"=redacted")
+			} else if p != "" {
+				kept = append(kept, "redacted")
+			}
 		}
-		u.RawQuery = q.Encode()
+		u.RawQuery = strings.Join(kept, "&")
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u.String()
