@@ -12,6 +12,7 @@ import (
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 var installOnce sync.Once
@@ -65,9 +66,11 @@ func (policyRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	out.URL = u
 	// Credentials are the host's, per request, for this request's URL; go-git
 	// was given none and anything it set is discarded.
-	out.Header.Del("Authorization")
-	out.Header.Del("Cookie")
-	out.Header.Del("Proxy-Authorization")
+	for k := range out.Header {
+		if lexical.IsCredentialHeader(k) {
+			delete(out.Header, k)
+		}
+	}
 	if cr, ok := s.client.o.Credentials.lookup(u); ok {
 		cr.applyHTTP(out.Header)
 	}
