@@ -86,6 +86,9 @@ func TestModAddLsInfoRm(t *testing.T) {
 	}
 
 	code, out, _ = runModCLI(t, "info", "team-skills")
+	if code != exitOK {
+		t.Fatalf("info: %d\n%s", code, out)
+	}
 	for _, want := range []string{"alpha  Alpha does things", "/hello <name>  Say hello", "@reviewer (sonnet)  Reviews", "Instructions: AGENTS.md", "pre-install: pre.sh"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("info lacks %q:\n%s", want, out)
