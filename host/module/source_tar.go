@@ -72,7 +72,7 @@ func unpackTarEntry(hdr *tar.Header, tr *tar.Reader, s *stager) error {
 			return nil
 		}
 		return s.mkdir(name)
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // tar.Reader hands a legacy TypeRegA over as TypeReg (or TypeDir)
 		if isDir {
 			return entryViolation(schema.RulePathInvalid, name, "a regular file whose name ends in '/'")
 		}
