@@ -197,20 +197,8 @@ func (rs *Resolver) dirAt(comps []string) (*Dir, int, error) {
 func (rs *Resolver) Resolve(p Path, excused int) (*Resolved, error) {
 	comps := p.Components()
 	n := len(comps)
-	if n == 0 {
-		return nil, violation(schema.RulePathInvalid, "empty path")
-	}
-	for i, c := range comps {
-		// Defence in depth: pathrule refuses these lexically; a caller that
-		// skipped it must still not reach outside the root.
-		switch {
-		case c == "" && i == 0:
-			return nil, violation(schema.RulePathAbsolute, "absolute path")
-		case c == "..":
-			return nil, violation(schema.RulePathTraversal, "'..' component")
-		case c == "" || c == "." || strings.ContainsAny(c, "/\x00"):
-			return nil, violation(schema.RulePathInvalid, "empty, '.' or separator-bearing component")
-		}
+	if err := checkComponents(comps); err != nil {
+		return nil, err
 	}
 	if excused < 0 || excused > n {
 		return nil, errors.New("fsroot: excused prefix length out of range")
@@ -250,6 +238,26 @@ func (rs *Resolver) Resolve(p Path, excused int) (*Resolved, error) {
 	return res, nil
 }
 
+// checkComponents refuses what no root-relative path may hold. Defence in
+// depth: pathrule refuses these lexically; a caller that skipped it must
+// still not reach outside the root.
+func checkComponents(comps []string) error {
+	if len(comps) == 0 {
+		return violation(schema.RulePathInvalid, "empty path")
+	}
+	for i, c := range comps {
+		switch {
+		case c == "" && i == 0:
+			return violation(schema.RulePathAbsolute, "absolute path")
+		case c == "..":
+			return violation(schema.RulePathTraversal, "'..' component")
+		case c == "" || c == "." || strings.ContainsAny(c, "/\x00"):
+			return violation(schema.RulePathInvalid, "empty, '.' or separator-bearing component")
+		}
+	}
+	return nil
+}
+
 // checkFinal observes the last component of comps (in directory base)
 // without following it, refusing a symlink, a reparse point or a mount
 // point there.
@@ -278,13 +286,8 @@ func (r *Root) checkFinal(base *Dir, comps []string) (Entry, error) {
 // places a journal names.
 func (rs *Resolver) Parent(p Path) (dir *Dir, name string, ok bool, err error) {
 	comps := p.Components()
-	if len(comps) == 0 {
-		return nil, "", false, violation(schema.RulePathInvalid, "empty path")
-	}
-	for _, c := range comps {
-		if c == "" || c == "." || c == ".." || strings.ContainsAny(c, "/\x00") {
-			return nil, "", false, violation(schema.RulePathInvalid, "not a root-relative path")
-		}
+	if err := checkComponents(comps); err != nil {
+		return nil, "", false, err
 	}
 	d, n, err := rs.dirAt(comps[:len(comps)-1])
 	if err != nil {
