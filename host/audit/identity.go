@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"unicode/utf8"
 )
 
 // Extension is the identity the log records for the code behind a plan:
@@ -61,9 +60,6 @@ func checkIdent(what, s string, emptyOK bool) error {
 	}
 	if len(s) > maxIdent {
 		return fmt.Errorf("audit: %s longer than %d bytes", what, maxIdent)
-	}
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("audit: %s is not UTF-8", what)
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
