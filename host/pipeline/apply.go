@@ -37,7 +37,8 @@ type Options struct {
 	// FS is the path-equality relation: pathrule.Auto (probe the root) or
 	// a relation's name.
 	FS string
-	// DryRun checks everything and applies nothing.
+	// DryRun checks everything and applies nothing (recovery of an
+	// interrupted earlier apply still runs: see the package doc).
 	DryRun bool
 	// Log is the audit log; required unless DryRun.
 	Log *audit.Log

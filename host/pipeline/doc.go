@@ -14,8 +14,11 @@
 //
 // Guarantees: nothing under the root changes unless Apply returns
 // OutcomeCommitted (or OutcomeRolledBack, after which the tree is pre-plan,
-// or OutcomeRollbackFailed, the loudest outcome); a dry run changes nothing
-// and writes no audit record; an applied plan has a pre-apply audit record
+// or OutcomeRollbackFailed, the loudest outcome); a dry run applies nothing
+// and writes no plan, event or outcome record (a rejection is still logged
+// when Options.Log is set); every Apply, a dry run included, first recovers
+// what an interrupted earlier apply left under the root, and logs that
+// recovery; an applied plan has a pre-apply audit record
 // and an outcome record under one correlation id, with the address dialled
 // at every fetch and clone hop appended between them.
 package pipeline
