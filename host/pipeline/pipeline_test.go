@@ -75,6 +75,14 @@ func same(a, b map[string]string) bool {
 	return true
 }
 
+// failOnWarn is Options.Warn for tests: every audit record the pipeline
+// means to write must be written (an event the log refused, e.g. a step
+// kind outside its vocabulary, would otherwise vanish into a discarded
+// warning).
+func failOnWarn(t *testing.T) func(string) {
+	return func(s string) { t.Errorf("warning: %s", s) }
+}
+
 func openLog(t *testing.T) (*audit.Log, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -130,7 +138,7 @@ func TestCommittedPlanIsLoggedBeforeAndAfter(t *testing.T) {
 	p := decode(t, `{"protocol":1,"intents":[
 		{"op":"write","path":"skills/foo/SKILL.md","content":"secret body"},
 		{"op":"write","path":"a.txt","content":"a"}]}`)
-	res, err := Apply(context.Background(), root, p, proposer(t, []string{}, []string{"skills/", "a.txt"}), Options{FS: "bytes", Log: log})
+	res, err := Apply(context.Background(), root, p, proposer(t, []string{}, []string{"skills/", "a.txt"}), Options{FS: "bytes", Log: log, Warn: failOnWarn(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +194,7 @@ func TestEveryCheckReportsAndNothingChanges(t *testing.T) {
 		{"op":"write","path":"a","content":"1"},
 		{"op":"delete","path":"a"},
 		{"op":"write","path":"outside/file","content":"2"}]}`)
-	res, err := Apply(context.Background(), root, p, proposer(t, []string{}, []string{"vendor/", "a"}), Options{FS: "bytes", Log: log})
+	res, err := Apply(context.Background(), root, p, proposer(t, []string{}, []string{"vendor/", "a"}), Options{FS: "bytes", Log: log, Warn: failOnWarn(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +255,7 @@ func TestSymlinkRefusedAtResolution(t *testing.T) {
 	log, _ := openLog(t)
 	for _, path := range []string{"link/x", "inlink/x"} {
 		p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"`+path+`","content":"1"}]}`)
-		res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: "bytes", Log: log})
+		res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: "bytes", Log: log, Warn: failOnWarn(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,7 +68,7 @@ func TestFetchAppliedWithItsHopLogged(t *testing.T) {
 	log, logPath := openLog(t)
 	who := proposer(t, []string{string(schema.CapNetHTTP)}, nil)
 	res, err := Apply(context.Background(), root, decode(t, fetchPlanFor(srv, "/x.tgz")), who,
-		Options{FS: "bytes", Log: log, Remote: testRemote(t, srv, remote.DefaultLimits())})
+		Options{FS: "bytes", Log: log, Warn: failOnWarn(t), Remote: testRemote(t, srv, remote.DefaultLimits())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestOversizedAndStalledFetchesLeaveThePrePlanTree(t *testing.T) {
 			log, logPath := openLog(t)
 			who := proposer(t, []string{string(schema.CapNetHTTP)}, nil)
 			res, err := Apply(context.Background(), root, decode(t, fetchPlanFor(srv, path)), who,
-				Options{FS: "bytes", Log: log, Remote: testRemote(t, srv, limits)})
+				Options{FS: "bytes", Log: log, Warn: failOnWarn(t), Remote: testRemote(t, srv, limits)})
 			if err != nil {
 				t.Fatal(err)
 			}
