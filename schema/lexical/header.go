@@ -56,9 +56,10 @@ func (s *HeaderSet) Add(name, value string) (schema.Rule, string) {
 		return rule, detail
 	}
 	// Both names are tokens, hence ASCII, so strings.EqualFold folds ASCII
-	// letters and nothing else.
+	// letters and nothing else; the length test first keeps names of
+	// different lengths from costing a scan of their common prefix.
 	for _, prev := range s.names[:s.n] {
-		if strings.EqualFold(prev, name) {
+		if len(prev) == len(name) && strings.EqualFold(prev, name) {
 			return schema.RuleRemoteHeader, "header " + Quote(name, NameEcho) + " named twice (names are case-insensitive)"
 		}
 	}
