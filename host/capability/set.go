@@ -2,11 +2,11 @@ package capability
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // Set is a granted capability set: the proof that every atom in it is one
@@ -106,10 +106,4 @@ func (s Set) display() string {
 }
 
 // quote renders untrusted text for a diagnostic: escaped and bounded.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.QuoteToASCII(s[:max]) + "..."
-	}
-	return strconv.QuoteToASCII(s)
-}
+func quote(s string) string { return lexical.Quote(s, lexical.PathEcho) }

@@ -6,13 +6,12 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/lola-pm/lola/host/internal/strictyaml"
 
 	"github.com/lola-pm/lola/host/capability"
+	"github.com/lola-pm/lola/host/internal/strictyaml"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // ManifestFile is the manifest's name, at the top of an extension directory.
@@ -254,15 +253,5 @@ func checkVersion(v string) error {
 	return nil
 }
 
-// quote renders manifest text for a diagnostic: escaped and bounded.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return fmt.Sprintf("%q...", s[:cut])
-	}
-	return fmt.Sprintf("%q", s)
-}
+// quote renders untrusted text for a diagnostic: escaped and bounded.
+func quote(s string) string { return lexical.Quote(s, lexical.PathEcho) }
