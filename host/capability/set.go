@@ -2,6 +2,7 @@ package capability
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
@@ -52,15 +53,7 @@ func ParseSet(caps string) (Set, error) {
 	if caps == "" {
 		return Set{}, nil
 	}
-	var parts []string
-	start := 0
-	for i := 0; i <= len(caps); i++ {
-		if i == len(caps) || caps[i] == ',' {
-			parts = append(parts, caps[start:i])
-			start = i + 1
-		}
-	}
-	return Grant(parts)
+	return Grant(strings.Split(caps, ","))
 }
 
 // Has reports whether c is granted.
