@@ -143,20 +143,23 @@ func Parse(r io.Reader) (*Config, error) {
 func validate(raw rawConfig) (*Config, error) {
 	c := Default()
 	if raw.Remote != nil {
+		var allow []Admission
 		for _, s := range raw.Remote.Allow {
 			a, err := ParseAdmission(s)
 			if err != nil {
 				return nil, fmt.Errorf("remote.allow: %w", err)
 			}
-			c.remote.allow = append(c.remote.allow, a)
+			allow = append(allow, a)
 		}
+		n := DefaultMaxRedirects
 		if raw.Remote.MaxRedirects != nil {
-			n := *raw.Remote.MaxRedirects
-			if n <= 0 {
-				return nil, fmt.Errorf("remote.max_redirects must be positive, got %d", n)
-			}
-			c.remote.maxRedirects = n
+			n = *raw.Remote.MaxRedirects
 		}
+		r, err := NewRemote(allow, n)
+		if err != nil {
+			return nil, err
+		}
+		c.remote = r
 	}
 	for name, re := range raw.Extensions {
 		if err := checkExtensionName(name); err != nil {
