@@ -84,7 +84,10 @@ const (
 
 // Diagnostic is the shim's one structured outcome. Fields other than Kind are
 // set only where the kind gives them a meaning. Detail is for people and
-// never carries a host absolute path, a credential or guest-supplied bytes.
+// never carries a host absolute path, a credential or the guest's data (its
+// output, request or plan bytes). It can carry a name the module chose (an
+// import or export name), only quoted: by guestName, or by wazero's %q in
+// the first line of a module-invalid or trap error, cut at 200 bytes.
 type Diagnostic struct {
 	Kind    Kind
 	Detail  string
