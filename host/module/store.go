@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -128,7 +127,7 @@ func (s *Store) List() ([]Listed, error) {
 		return nil, stripPath(err)
 	}
 	var out []Listed
-	for _, e := range entries {
+	for _, e := range entries { // os.ReadDir sorts by name
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
@@ -140,7 +139,6 @@ func (s *Store) List() ([]Listed, error) {
 		m, err := s.Get(n)
 		out = append(out, Listed{Name: e.Name(), Module: m, Err: err})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
