@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/schema"
 )
 
 func TestOptionsFromHome(t *testing.T) {
@@ -26,6 +28,11 @@ func TestOptionsFromHome(t *testing.T) {
 	if o.Policy.MaxRedirects() != 2 || o.KnownHosts == "" || o.Cache == nil || len(o.Credentials.entries) != 1 {
 		t.Fatalf("options %+v", o)
 	}
+	if _, err := o.Policy.Check("local.test", netip.MustParseAddrPort("127.0.0.1:8443")); err != nil {
+		t.Fatalf("config.yaml's admission did not reach the policy: %v", err)
+	}
+	_, err = o.Policy.Check("local.test", netip.MustParseAddrPort("127.0.0.1:443"))
+	wantRule(t, err, schema.RuleRemoteDestination)
 	if _, err := New(o); err != nil {
 		t.Fatal(err)
 	}
