@@ -58,6 +58,25 @@ func (c *Cache) paths(ext, rawURL string) (string, string) {
 	return d, filepath.Join(d, hashName("url\x00"+rawURL))
 }
 
+// maxMetaBytes bounds an entry's metadata file, which is read before it is
+// judged: an oversized one is unusable, never read whole.
+const maxMetaBytes = 64 << 10
+
+// readBounded reads at most max bytes of the file at path and refuses a
+// file holding more.
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = errors.New("cache: metadata over its bound")
+	}
+	return b, err
+}
+
 // cacheEntry is a stored, size-checked entry for one identity and URL.
 type cacheEntry struct {
 	base string
@@ -68,8 +87,8 @@ type cacheEntry struct {
 // it is unusable (malformed metadata, over the bound, another URL).
 func (c *Cache) lookup(ext, rawURL string, max int64) *cacheEntry {
 	_, base := c.paths(ext, rawURL)
-	b, err := os.ReadFile(base + ".meta")
-	if err != nil || len(b) > 64<<10 {
+	b, err := readBounded(base+".meta", maxMetaBytes)
+	if err != nil {
 		return nil
 	}
 	var m cacheMeta

@@ -124,3 +124,31 @@ func TestCacheTamperedEntryRefused(t *testing.T) {
 		t.Fatal("a tampered entry was served")
 	}
 }
+
+// An entry's metadata is judged only within its bound: a valid entry is
+// found, the same entry padded past maxMetaBytes is unusable.
+func TestCacheMetadataBound(t *testing.T) {
+	cache, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const u = "https://x.test/a"
+	dir, base := cache.paths("e", u)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	meta := `{"url":"` + u + `","etag":"\"v1\"","size":0,"sha256":""}`
+	if err := os.WriteFile(base+".meta", []byte(meta), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if cache.lookup("e", u, 1<<20) == nil {
+		t.Fatal("a valid entry was not found")
+	}
+	padded := meta + strings.Repeat(" ", maxMetaBytes)
+	if err := os.WriteFile(base+".meta", []byte(padded), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if cache.lookup("e", u, 1<<20) != nil {
+		t.Fatal("metadata over its bound was used")
+	}
+}
