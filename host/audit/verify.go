@@ -125,12 +125,15 @@ func verifyReader(r io.Reader) (Head, error) {
 		if !complete {
 			return Head{}, &ChainError{Seq: seq + 1, Line: lineNo, Problem: ProblemTorn}
 		}
+		// One decode: the whole record (every field in its vocabulary), with
+		// seq and prev as pointers so that a missing one is told from zero
+		// (the outer fields shadow Entry's).
 		var env struct {
+			Entry
 			Seq  *uint64 `json:"seq"`
 			Prev *string `json:"prev"`
 		}
-		var full Entry
-		if json.Unmarshal(line, &env) != nil || env.Seq == nil || env.Prev == nil || json.Unmarshal(line, &full) != nil {
+		if json.Unmarshal(line, &env) != nil || env.Seq == nil || env.Prev == nil {
 			return Head{}, &ChainError{Seq: seq + 1, Line: lineNo, Problem: ProblemNotRecord}
 		}
 		if *env.Seq != seq+1 {
@@ -142,7 +145,7 @@ func verifyReader(r io.Reader) (Head, error) {
 			}
 			return Head{}, &ChainError{Seq: seq, Line: lineNo - 1, Problem: ProblemPrevHash}
 		}
-		if full.Kind == KindRepair {
+		if env.Kind == KindRepair {
 			repairs++
 		}
 		sum := sha256.Sum256(line)
