@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/lola-pm/lola/host/internal/strictyaml"
 )
 
-// InstalledFile is the install registry under $LOLA_HOME (the same name
-// host/module reads for `lola mod rm`).
+// InstalledFile is the install registry under $LOLA_HOME; this package is
+// its only reader and writer (`lola mod rm` asks RemoveModule).
 const InstalledFile = "installed.yml"
 
 // installedMax bounds installed.yml on read.
@@ -131,8 +132,8 @@ type Registry struct {
 }
 
 // ReadRegistry reads home/installed.yml; a missing file is an empty
-// registry. A file over 16 MiB or that is not YAML in today's shape is an
-// error (never a silent reset: the file is the only record of what to
+// registry. A file over 16 MiB, holding more than one YAML document, or
+// not in today's shape is an error (never a silent reset: the file is the only record of what to
 // uninstall).
 func ReadRegistry(home string) (*Registry, error) {
 	r := &Registry{path: filepath.Join(home, InstalledFile), doc: registryDoc{Version: registryVersion}}
@@ -144,15 +145,9 @@ func ReadRegistry(home string) (*Registry, error) {
 		return nil, fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, installedMax+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
-	}
-	if len(b) > installedMax {
-		return nil, fmt.Errorf("%s: larger than %d bytes", InstalledFile, installedMax)
-	}
-	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&r.doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %v", InstalledFile, err)
+	// Unknown keys are not refused: the inline Extra maps keep them.
+	if err := strictyaml.Decode(f, installedMax, &r.doc); err != nil && !errors.Is(err, strictyaml.ErrEmpty) {
+		return nil, fmt.Errorf("%s: %w", InstalledFile, err)
 	}
 	if r.doc.Version == "" {
 		r.doc.Version = registryVersion

@@ -14,6 +14,7 @@ import (
 func TestRegistryReadsAndRewritesTodaysShape(t *testing.T) {
 	home := t.TempDir()
 	today := `version: '1.0'
+future_top: 1
 installations:
 - module: old
   assistant: cursor
@@ -62,7 +63,7 @@ installations:
 	if len(all) != 2 || all[1].Module != "new" || strings.Join(all[1].Skills, ",") != "s" {
 		t.Fatalf("after Put twice and Save: %+v", all)
 	}
-	if all[0].Extra["future_key"] == nil {
+	if all[0].Extra["future_key"] == nil || again.doc.Extra["future_top"] == nil {
 		t.Error("an unknown key was dropped on rewrite")
 	}
 	b, _ := os.ReadFile(filepath.Join(home, InstalledFile))
@@ -92,8 +93,23 @@ func TestRegistryRefusesACorruptFile(t *testing.T) {
 	}
 	if _, err := ReadRegistry(home); err == nil {
 		t.Fatal("a corrupt installed.yml read as a registry")
-	} else if strings.Contains(err.Error(), home) {
-		t.Errorf("error carries the home path: %v", err)
+	} else if strings.Contains(err.Error(), home) || strings.Contains(err.Error(), "install.") {
+		t.Errorf("error carries the home path or a Go type: %v", err)
+	}
+	// A second document is refused, not silently dropped on the next save.
+	two := "installations: []\n---\ninstallations:\n- module: hidden\n"
+	if err := os.WriteFile(filepath.Join(home, InstalledFile), []byte(two), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRegistry(home); err == nil || !strings.Contains(err.Error(), "more than one YAML document") {
+		t.Fatalf("two documents: %v", err)
+	}
+	// An empty file is an empty registry, as a missing one is.
+	if err := os.WriteFile(filepath.Join(home, InstalledFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if reg, err := ReadRegistry(home); err != nil || len(reg.All()) != 0 {
+		t.Fatalf("empty file: %v", err)
 	}
 }
 
