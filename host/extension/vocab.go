@@ -2,6 +2,7 @@ package extension
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lola-pm/lola/host/audit"
 )
@@ -77,7 +78,7 @@ func AuditTier(t Tier, k Kind) audit.Tier {
 	return ""
 }
 
-func validKind(k Kind) bool { return member(k, Kinds()) }
+func validKind(k Kind) bool { return slices.Contains(Kinds(), k) }
 
 // Source is where an extension was found. Closed.
 type Source string
@@ -104,25 +105,16 @@ func (s Source) MarshalText() ([]byte, error) { return marshal("source", s, Sour
 // UnmarshalText refuses a spelling outside the vocabulary.
 func (s *Source) UnmarshalText(b []byte) (err error) { *s, err = ParseSource(string(b)); return }
 
-func member[T ~string](v T, all []T) bool {
-	for _, m := range all {
-		if v == m {
-			return true
-		}
-	}
-	return false
-}
-
 func parse[T ~string](what, s string, all []T) (T, error) {
-	if member(T(s), all) {
+	if slices.Contains(all, T(s)) {
 		return T(s), nil
 	}
 	var zero T
-	return zero, fmt.Errorf("%q is not a %s (want one of %s)", s, what, list(all))
+	return zero, fmt.Errorf("%s is not a %s (want one of %s)", quote(s), what, list(all))
 }
 
 func marshal[T ~string](what string, v T, all []T) ([]byte, error) {
-	if !member(v, all) {
+	if !slices.Contains(all, v) {
 		return nil, fmt.Errorf("extension: %q is not a %s", string(v), what)
 	}
 	return []byte(v), nil

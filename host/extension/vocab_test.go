@@ -1,6 +1,8 @@
 package extension
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
@@ -79,5 +81,13 @@ func TestAuditTierAgreesWithAuditVocabulary(t *testing.T) {
 	}
 	if AuditTier("tier3", KindTarget) != "" || AuditTier(Tier2, "plugin") != "" {
 		t.Fatal("an outsider mapped to an audit tier")
+	}
+}
+
+// A refused spelling is echoed escaped and bounded, however long it is.
+func TestParseKindBoundsItsEcho(t *testing.T) {
+	_, err := ParseKind(strings.Repeat("x", 4096) + "\x1b[2J")
+	if err == nil || len(err.Error()) > 200 || strings.Contains(err.Error(), "\x1b") {
+		t.Fatalf("ParseKind echo: %d bytes: %q", len(fmt.Sprint(err)), err)
 	}
 }
