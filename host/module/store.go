@@ -382,8 +382,13 @@ func place(dir, target string, force bool) (replaced bool, err error) {
 // deleted. Whether the module is still installed somewhere is not this
 // package's to know: host/install.RemoveModule refuses that first.
 func (s *Store) Remove(name Name) error {
-	if _, err := s.Get(name); err != nil && errors.Is(err, ErrNotFound) {
-		return err
+	if name.IsZero() {
+		return ErrName
+	}
+	// Only existence is checked: a directory that no longer reads as a
+	// module can still be removed, so its layout is not discovered.
+	if _, err := os.Lstat(filepath.Join(s.dir, name.String())); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s", ErrNotFound, name)
 	}
 	trash, err := os.MkdirTemp(s.dir, ".removing-")
 	if err != nil {

@@ -328,6 +328,20 @@ func TestRemove(t *testing.T) {
 	if err := s.Remove(mustName(t, "mod")); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("removing a missing module: %v", err)
 	}
+	if err := s.Remove(Name{}); !errors.Is(err, ErrName) {
+		t.Fatalf("removing the zero name: %v", err)
+	}
+	// A directory that does not read as a module is still removable.
+	if err := os.Mkdir(filepath.Join(s.dir, "broken"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(mustName(t, "broken")); err == nil {
+		t.Fatal("an empty directory read as a module")
+	}
+	if err := s.Remove(mustName(t, "broken")); err != nil {
+		t.Fatalf("removing a broken module: %v", err)
+	}
+	assertStoreEmpty(t, s)
 }
 
 func TestListSkipsStagingAndReportsBroken(t *testing.T) {
