@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 
 	"github.com/lola-pm/lola/host/audit"
@@ -33,7 +32,7 @@ func openState(home string) (*lolaState, error) {
 	}
 	cfg, err := config.Load(abs)
 	if err != nil {
-		return nil, fmt.Errorf("config.yaml: %w", err)
+		return nil, err // config.Load names config.yaml itself
 	}
 	return &lolaState{home: abs, cfg: cfg}, nil
 }
