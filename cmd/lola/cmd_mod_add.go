@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/remote"
 )
@@ -125,15 +124,11 @@ func commitOf(a *module.Added) string {
 // modRemoteClient builds the clone client from $LOLA_HOME: config.yaml's
 // remote policy, credentials, known_hosts.
 func modRemoteClient(home string) (*remote.Client, error) {
-	cfg, err := config.Load(home)
+	st, err := openState(home)
 	if err != nil {
-		return nil, withCode(exitUsage, fmt.Errorf("config.yaml: %w", err))
+		return nil, withCode(exitUsage, err) // config.Load names config.yaml itself
 	}
-	o, err := remote.OptionsFromHome(home, cfg, remote.DefaultLimits())
-	if err != nil {
-		return nil, withCode(exitInternal, err)
-	}
-	c, err := remote.New(o)
+	c, err := st.remoteClient()
 	if err != nil {
 		return nil, withCode(exitInternal, err)
 	}

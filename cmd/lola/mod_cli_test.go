@@ -229,6 +229,17 @@ func TestModAddGitGoesThroughRemotePolicy(t *testing.T) {
 	if got := modStoreEntries(t, home); len(got) != 0 {
 		t.Fatalf("store holds %v", got)
 	}
+	// A config.yaml that does not load is a usage error, named once.
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("bogus: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runModCLI(t, "add", "https://example.org/u/repo.git")
+	if code != exitUsage || strings.Count(errs, "config.yaml") != 1 || !strings.Contains(errs, `unknown key "bogus"`) {
+		t.Fatalf("bad config.yaml: exit %d, %q", code, errs)
+	}
+	if strings.Contains(errs, home) {
+		t.Fatalf("the error carries the home path: %q", errs)
+	}
 }
 
 func TestModHelpHasExamples(t *testing.T) {
