@@ -130,9 +130,9 @@ func Parse(r io.Reader) (*Config, error) {
 		return Default(), nil
 	case errors.Is(err, strictyaml.ErrMultipleDocuments):
 		return nil, errors.New("configuration holds more than one YAML document")
-	case err != nil && strings.HasPrefix(err.Error(), "exceeds"):
+	case errors.As(err, new(*strictyaml.TooLargeError)):
 		return nil, fmt.Errorf("configuration %w", err)
-	case err != nil && err.Error() == "cannot read":
+	case errors.Is(err, strictyaml.ErrRead):
 		return nil, errors.New("cannot read configuration")
 	case err != nil:
 		return nil, err

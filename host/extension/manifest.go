@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/internal/strictyaml"
@@ -124,9 +123,9 @@ func ParseManifest(r io.Reader) (*Manifest, error) {
 		return nil, errors.New("manifest is empty")
 	case errors.Is(err, strictyaml.ErrMultipleDocuments):
 		return nil, errors.New("manifest holds more than one YAML document")
-	case err != nil && strings.HasPrefix(err.Error(), "exceeds"):
+	case errors.As(err, new(*strictyaml.TooLargeError)):
 		return nil, fmt.Errorf("manifest %w", err)
-	case err != nil && err.Error() == "cannot read":
+	case errors.Is(err, strictyaml.ErrRead):
 		return nil, errors.New("cannot read the manifest")
 	case err != nil:
 		return nil, err

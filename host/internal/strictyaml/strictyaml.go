@@ -20,16 +20,24 @@ var ErrEmpty = errors.New("empty")
 // ErrMultipleDocuments is returned for input holding a second document.
 var ErrMultipleDocuments = errors.New("holds more than one YAML document")
 
+// ErrRead is returned when the reader fails.
+var ErrRead = errors.New("cannot read")
+
+// TooLargeError is returned for input over the byte bound.
+type TooLargeError struct{ Max int64 }
+
+func (e *TooLargeError) Error() string { return fmt.Sprintf("exceeds %d bytes", e.Max) }
+
 // Decode reads at most max bytes from r (more is an error naming the bound)
 // and decodes exactly one document into v with unknown keys refused. The
 // errors are people's text (Error), never yaml.v3's Go type names.
 func Decode(r io.Reader, max int64, v any) error {
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return errors.New("cannot read")
+		return ErrRead
 	}
 	if int64(len(b)) > max {
-		return fmt.Errorf("exceeds %d bytes", max)
+		return &TooLargeError{Max: max}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)

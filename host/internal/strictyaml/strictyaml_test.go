@@ -59,4 +59,15 @@ func TestDecode(t *testing.T) {
 	if err := Decode(strings.NewReader(""), 10, &d); !errors.Is(err, ErrEmpty) {
 		t.Fatalf("empty input: %v", err)
 	}
+	var tl *TooLargeError
+	if err := Decode(strings.NewReader("name: xxxxxxxxxx\n"), 4, &d); !errors.As(err, &tl) || tl.Max != 4 {
+		t.Fatalf("oversized input: %v", err)
+	}
+	if err := Decode(failingReader{}, 10, &d); !errors.Is(err, ErrRead) {
+		t.Fatalf("failing reader: %v", err)
+	}
 }
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("boom") }
