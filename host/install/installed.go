@@ -103,6 +103,18 @@ const lockName = "." + InstalledFile + ".lock"
 // nil. Two installs running at once therefore never lose each other's
 // record.
 func UpdateRegistry(home string, fn func(*Registry) error) error {
+	return withRegistryLocked(home, func(reg *Registry) error {
+		if err := fn(reg); err != nil {
+			return err
+		}
+		return reg.Save()
+	})
+}
+
+// withRegistryLocked runs fn on installed.yml as read under its exclusive
+// lock, so no install or uninstall changes it between the read and what fn
+// does; fn decides whether anything is saved.
+func withRegistryLocked(home string, fn func(*Registry) error) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
 	}
@@ -119,10 +131,7 @@ func UpdateRegistry(home string, fn func(*Registry) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(reg); err != nil {
-		return err
-	}
-	return reg.Save()
+	return fn(reg)
 }
 
 // Registry is installed.yml as read from one $LOLA_HOME.

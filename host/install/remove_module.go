@@ -18,16 +18,14 @@ func (e *InUseError) Error() string {
 
 // RemoveModule removes a module from the store. Unless force, it refuses
 // (*InUseError) while $LOLA_HOME/installed.yml lists installs of it; with
-// force the installed files stay where they are.
+// force the installed files stay where they are. The check and the removal
+// both run under installed.yml's lock, so an install cannot be recorded in
+// between; installed.yml itself is not rewritten.
 func RemoveModule(store *module.Store, home string, name module.Name, force bool) error {
-	if !force {
-		reg, err := ReadRegistry(home)
-		if err != nil {
-			return err
-		}
-		if recs := reg.Find(name.String(), "", "", ""); len(recs) > 0 {
+	return withRegistryLocked(home, func(reg *Registry) error {
+		if recs := reg.Find(name.String(), "", "", ""); !force && len(recs) > 0 {
 			return &InUseError{Module: name.String(), Installs: recs}
 		}
-	}
-	return store.Remove(name)
+		return store.Remove(name)
+	})
 }

@@ -48,6 +48,9 @@ func TestRemoveModuleRefusesWhileInstalled(t *testing.T) {
 	if err := RemoveModule(store, home, name, true); err != nil {
 		t.Fatal(err)
 	}
+	if b, _ := os.ReadFile(filepath.Join(home, InstalledFile)); string(b) != installed {
+		t.Fatalf("removing a module rewrote installed.yml:\n%s", b)
+	}
 	if _, err := store.Get(name); !errors.Is(err, module.ErrNotFound) {
 		t.Fatalf("after a forced remove: %v", err)
 	}
