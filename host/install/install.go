@@ -199,6 +199,14 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		if !j.runHook(ctx, log, i) {
 			return j.rep, fmt.Errorf("%w (%s)", ErrPreInstallFailed, hookFailure(j.rep.Hooks[i].Child))
 		}
+		// The hook may have changed a managed file (CLAUDE.md, say): the
+		// target plans against the tree as it is now, not as it was when
+		// the request was first built.
+		current, err := j.ext.CurrentFiles(j.root)
+		if err != nil {
+			return j.rep, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
+		}
+		j.req.Current = current
 	}
 	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
 		return j.rep, err

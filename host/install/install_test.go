@@ -511,3 +511,24 @@ func TestUserScopeInstallsUnderTheUsersHome(t *testing.T) {
 		t.Errorf("record = %+v", rep.Record)
 	}
 }
+
+// TestTargetPlansAgainstWhatThePreInstallHookLeft: a pre-install hook that
+// edits a managed file (CLAUDE.md) is not undone by the install: the
+// target is handed the file as the hook left it and splices into that.
+func TestTargetPlansAgainstWhatThePreInstallHookLeft(t *testing.T) {
+	e := newEnv(t)
+	editing := "#!/bin/bash\nset -eu\nprintf '# Notes the hook wrote\\n' > CLAUDE.md\n"
+	e.addModule(t, "sample", sampleModule(editing, "#!/bin/bash\n"))
+	e.addClaudeCode(t, "tier2")
+	if err := os.WriteFile(filepath.Join(e.project, "CLAUDE.md"), []byte("# Before the hook\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Install(context.Background(), e.options("sample", "claude-code"))
+	if err != nil || !rep.Applied() {
+		t.Fatalf("install: %v", err)
+	}
+	got := readOr(t, filepath.Join(e.project, "CLAUDE.md"))
+	if !strings.HasPrefix(got, "# Notes the hook wrote\n") || strings.Contains(got, "Before the hook") || !strings.Contains(got, "Use the alpha skill first.") {
+		t.Fatalf("CLAUDE.md after install:\n%s", got)
+	}
+}
