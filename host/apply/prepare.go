@@ -173,7 +173,15 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 	}
 	var set rejection.Set
 	for _, step := range v.Steps() {
-		set.Add(p.plan(step))
+		err := p.plan(step)
+		var vio *rejection.Violation
+		switch {
+		case err == nil:
+		case errors.As(err, &vio):
+			set.Add(vio)
+		default:
+			return fail(err)
+		}
 	}
 	if err := set.Err(); err != nil {
 		return fail(err)
@@ -208,12 +216,15 @@ func ref(step pathrule.Step) rejection.IntentRef {
 
 // refuse turns an fsroot refusal (or a state contradiction) into a
 // violation naming the step's intent.
-func refuse(step pathrule.Step, err error) *rejection.Violation {
+// refuse names step in a rule's violation; an error that is not a rule's
+// (an I/O failure) stays an error, which fails the prepare as the host's
+// own fault rather than passing for a plan the rules refused.
+func refuse(step pathrule.Step, err error) error {
 	var v *rejection.Violation
 	if errors.As(err, &v) {
 		return rejection.New(v.Rule, v.Detail, ref(step))
 	}
-	return rejection.New(schema.RulePathInvalid, err.Error(), ref(step))
+	return fmt.Errorf("intent #%d (%s): %w", step.Index(), step.Op(), err)
 }
 
 func (p *Prepared) nextSlot() int { p.slots++; return p.slots }
@@ -261,7 +272,7 @@ func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
 }
 
 // plan resolves one step and appends its actions.
-func (p *Prepared) plan(step pathrule.Step) *rejection.Violation {
+func (p *Prepared) plan(step pathrule.Step) error {
 	paths := step.Paths()
 	res := make([]*fsroot.Resolved, len(paths))
 	for i, path := range paths {
