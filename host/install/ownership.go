@@ -64,6 +64,8 @@ type guard struct {
 	// removes, as it was, so a delete-then-rewrite of the same content can
 	// be reported as unchanged.
 	before map[string]string
+	// rewrites is path -> sha256 of every file the plan writes.
+	rewrites map[string]string
 }
 
 // lolaHomeWithin returns home relative to root in slash form when home
@@ -97,6 +99,16 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 	defer r.Close()
 	var set rejection.Set
 	g.forced, g.same, g.before = nil, map[string]bool{}, map[string]string{}
+	// What the plan writes back: a file it removes (with its directory)
+	// and writes again with the same content is not changed by it.
+	g.rewrites = map[string]string{}
+	for _, c := range changes {
+		if c.Op == schema.OpWrite {
+			if body, err := p.Body(c.Intent); err == nil {
+				g.rewrites[c.Path] = hashHex(body)
+			}
+		}
+	}
 	for _, c := range changes {
 		ref := rejection.IntentRef{Index: c.Intent, Op: c.Op}
 		for _, at := range []string{c.Path, c.From} {
@@ -171,7 +183,7 @@ func (g *guard) unownedUnder(r *os.Root, rel string, sums map[string]string) ([]
 		if sums != nil {
 			sums[p] = sum
 		}
-		if g.owned[p] != sum {
+		if g.owned[p] != sum && g.rewrites[p] != sum {
 			out = append(out, p)
 		}
 		return nil

@@ -352,3 +352,47 @@ func TestUninstallOfALegacyRecordKeepsEditedFiles(t *testing.T) {
 		t.Error("the unchanged agent was kept")
 	}
 }
+
+// Reinstalling over files today's Lola installed (a record without a
+// "files" map) is not refused when the target writes back exactly what is
+// there, even through a delete of the whole skill directory first; a
+// user's own extra file in that directory still is.
+func TestReinstallOverALegacyInstallWithIdenticalContent(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", plainModule())
+	e.addClaudeCode(t, "tier2")
+	o := e.options("sample", "claude-code")
+	mustInstall(t, o)
+	if err := UpdateRegistry(e.home, func(reg *Registry) error {
+		r := reg.All()[0]
+		r.Files = nil
+		reg.Put(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep := mustInstall(t, o)
+	for _, c := range rep.Result.Changes {
+		if c.Kind != apply.ChangeNoop {
+			t.Errorf("%s %s, want unchanged", c.Kind, c.Path)
+		}
+	}
+	writeTree(t, e.project, map[string]string{".claude/skills/alpha/notes.md": "mine\n"})
+	if err := UpdateRegistry(e.home, func(reg *Registry) error {
+		r := reg.All()[0]
+		r.Files = nil
+		reg.Put(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, e.project)
+	rep, err := Install(context.Background(), o)
+	if err != nil || rep.Result == nil || !errors.Is(rep.Result.Err, rejection.Rule(schema.RuleConflictUnowned)) {
+		t.Fatalf("err = %v, result %+v", err, rep.Result)
+	}
+	if vs := rejection.All(rep.Result.Err); len(vs) != 1 || !strings.HasPrefix(vs[0].Detail, ".claude/skills/alpha/notes.md ") {
+		t.Errorf("violations %v", vs)
+	}
+	sameTree(t, "project", snapshot(t, e.project), before)
+}
