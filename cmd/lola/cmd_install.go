@@ -354,7 +354,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 	pr := rep.Result
 	if pr.Outcome == pipeline.OutcomeRejected && len(rejection.All(pr.Err)) > 0 {
 		for _, v := range rejection.All(pr.Err) {
-			if v.Rule == schema.RuleConflictUnowned {
+			if v.Rule == schema.RuleConflictUnowned && strings.Contains(v.Detail, "--force") {
 				fmt.Fprintln(errOut, "lola: nothing was changed. Files lola did not write are never replaced or deleted; 'lola install --force' takes them over (audited).")
 				break
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -289,5 +290,21 @@ func TestEndToEndUserScopeNeverTouchesTheStore(t *testing.T) {
 	}
 	if got := e2eRender(e2eTree(t, store)); got != before {
 		t.Errorf("the module store changed:\n%s\nwant\n%s", got, before)
+	}
+}
+
+// The symlink prompt on a terminal says what it would replace and takes
+// only y or yes for consent.
+func TestInstallSymlinkPromptNeedsYes(t *testing.T) {
+	links := []install.Symlink{{Path: ".claude/skills", Target: "../shared/skills", Parent: true}}
+	for answer, want := range map[string]bool{"y\n": true, "YES\n": true, "\n": false, "n\n": false, "": false, "yes please\n": false} {
+		var errOut bytes.Buffer
+		got := installSymlinkPrompt(strings.NewReader(answer), &errOut)(links)
+		if got != want {
+			t.Errorf("answer %q: consent %v, want %v", answer, got, want)
+		}
+		if !strings.Contains(errOut.String(), ".claude/skills is a symbolic link (to ../shared/skills)") || !strings.Contains(errOut.String(), "[y/N]") {
+			t.Errorf("prompt: %q", errOut.String())
+		}
 	}
 }
