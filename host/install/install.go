@@ -18,6 +18,7 @@ import (
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -41,8 +42,10 @@ type job struct {
 	guard   *guard
 	// written is path -> sha256 of what the committed plan wrote.
 	written map[string]string
-	// replaced are the links replaced with consent for this install.
-	replaced []ReplacedLink
+	// replaced are the links replaced with consent for this install;
+	// managedLinks those found at managed files while preparing.
+	replaced     []ReplacedLink
+	managedLinks []Symlink
 	// applied is the plan the pipeline applied (narrowed, for uninstall).
 	applied *plan.Plan
 }
@@ -176,15 +179,66 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 	if err != nil {
 		return j, err
 	}
-	current, err := j.ext.CurrentFiles(j.root)
-	if err != nil {
-		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
-	}
 	j.req = schema.Request{
 		Protocol: 1, Operation: op, Assistant: o.Assistant, Scope: j.scope,
-		Modules: []schema.Module{m}, Current: current,
+		Modules: []schema.Module{m},
+	}
+	var managed []string
+	for _, p := range j.ext.Manifest().Managed() {
+		managed = append(managed, p.String())
+	}
+	if j.managedLinks = linksOn(j.root, managed, true); len(j.managedLinks) > 0 {
+		// A managed file (or a directory above it) is a symbolic link: the
+		// request cannot be built through it. An install asks for consent
+		// once its audit log is open (managedLinkConsent).
+		if op != schema.OperationInstall || o.DryRun {
+			j.rep.Symlinks = j.managedLinks
+			return j, symlinkRefusal(j.managedLinks, op)
+		}
+		return j, nil
+	}
+	if j.req.Current, err = j.ext.CurrentFiles(j.root); err != nil {
+		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 	}
 	return j, nil
+}
+
+// symlinkRefusal is the path.symlink refusal of links found without
+// consent, naming each link and how to consent.
+func symlinkRefusal(links []Symlink, op schema.Operation) error {
+	var set rejection.Set
+	for _, l := range links {
+		how := "lola install --replace-symlinks replaces it (audited; lola uninstall restores it)"
+		if op != schema.OperationInstall {
+			how = "lola does not act through it; put back what the install left there first"
+		}
+		set.Add(rejection.New(schema.RulePathSymlink, l.Path+" is a symbolic link; "+how))
+	}
+	return set.Err()
+}
+
+// managedLinkConsent replaces the links found at managed files when the
+// user consents, and builds the request's current files; without consent
+// it refuses, naming them.
+func (j *job) managedLinkConsent(log *audit.Log) error {
+	if len(j.managedLinks) == 0 {
+		return nil
+	}
+	if !j.o.ReplaceSymlinks && (j.o.ConfirmSymlinks == nil || !j.o.ConfirmSymlinks(j.managedLinks)) {
+		j.rep.Symlinks = j.managedLinks
+		return symlinkRefusal(j.managedLinks, j.op)
+	}
+	replaced, err := replaceSymlinks(j.root, log, j.rep.Correlation, j.managedLinks)
+	if err != nil {
+		return err
+	}
+	j.replaced = append(j.replaced, replaced...)
+	j.rep.Replaced = append(j.rep.Replaced, j.managedLinks...)
+	if j.req.Current, err = j.ext.CurrentFiles(j.root); err != nil {
+		j.undoReplaced(log)
+		return fmt.Errorf("extension %s: %w", j.ext.Name(), err)
+	}
+	return nil
 }
 
 // resolveHooks loads lola.yaml's hooks, lets the CLI's win, and resolves
@@ -224,9 +278,13 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	defer log.Close()
+	if err := j.managedLinkConsent(log); err != nil {
+		return j.rep, err
+	}
 
 	if i := j.hookIndex(hook.PreInstall); i >= 0 {
 		if !j.runHook(ctx, log, i) {
+			j.undoReplaced(log)
 			return j.rep, fmt.Errorf("%w (%s)", ErrPreInstallFailed, hookFailure(j.rep.Hooks[i].Child))
 		}
 		// The hook may have changed a managed file (CLAUDE.md, say): the
@@ -234,11 +292,13 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		// the request was first built.
 		current, err := j.ext.CurrentFiles(j.root)
 		if err != nil {
+			j.undoReplaced(log)
 			return j.rep, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 		}
 		j.req.Current = current
 	}
 	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
+		j.undoReplaced(log)
 		return j.rep, err
 	}
 	rec := j.record()
@@ -484,10 +544,13 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	}
 	if links := findSymlinks(j.root, p); len(links) > 0 && j.op == schema.OperationInstall {
 		if log != nil && (j.o.ReplaceSymlinks || j.o.ConfirmSymlinks != nil && j.o.ConfirmSymlinks(links)) {
-			if j.replaced, err = replaceSymlinks(j.root, log, j.rep.Correlation, links); err != nil {
+			replaced, err := replaceSymlinks(j.root, log, j.rep.Correlation, links)
+			if err != nil {
+				j.undoReplaced(log)
 				return err
 			}
-			j.rep.Replaced = links
+			j.replaced = append(j.replaced, replaced...)
+			j.rep.Replaced = append(j.rep.Replaced, links...)
 		} else {
 			j.rep.Symlinks = links // the path rules refuse the plan: say why and how
 		}

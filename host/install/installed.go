@@ -77,6 +77,10 @@ type ReplacedLink struct {
 	// Dir is true when the link was replaced by a real directory (it was a
 	// parent of paths the plan wrote); false when it was only removed.
 	Dir bool `yaml:"dir,omitempty"`
+	// Copied is the sha256 of the copy that replaced a managed file's link
+	// ("" when the link was only removed): uninstall restores the link
+	// only while the file holds exactly that copy.
+	Copied string `yaml:"copied,omitempty"`
 }
 
 // stringList reads today's append_context: a list, or the older single

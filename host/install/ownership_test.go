@@ -396,3 +396,60 @@ func TestReinstallOverALegacyInstallWithIdenticalContent(t *testing.T) {
 	}
 	sameTree(t, "project", snapshot(t, e.project), before)
 }
+
+// A managed file that is a link to another file of the project (CLAUDE.md
+// -> AGENTS.md, a common setup) is refused without consent, naming it and
+// the flag; with consent it becomes a copy of what it pointed at, the
+// target merges its block into that copy, the linked file is untouched,
+// and uninstall puts the link back. A link to a file outside the project
+// is never copied (only removed).
+func TestSymlinkedManagedFileIsCopiedWithConsentAndRestored(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", plainModule())
+	e.addClaudeCode(t, "tier2")
+	writeTree(t, e.project, map[string]string{"AGENTS.md": "# Shared notes\n"})
+	if err := os.Symlink("AGENTS.md", filepath.Join(e.project, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, e.project)
+	o := e.options("sample", "claude-code")
+	rep, err := Install(context.Background(), o)
+	if !errors.Is(err, rejection.Rule(schema.RulePathSymlink)) || !strings.Contains(err.Error(), "CLAUDE.md is a symbolic link") || !strings.Contains(err.Error(), "--replace-symlinks") {
+		t.Fatalf("without consent: %v", err)
+	}
+	if len(rep.Symlinks) != 1 || !rep.Symlinks[0].Copy {
+		t.Errorf("reported %+v", rep.Symlinks)
+	}
+	sameTree(t, "project after the refusal", snapshot(t, e.project), before)
+
+	o.ReplaceSymlinks = true
+	mustInstall(t, o)
+	got := snapshot(t, e.project)
+	if !strings.HasPrefix(got["CLAUDE.md"], "# Shared notes\n") || !strings.Contains(got["CLAUDE.md"], "Use the alpha skill first.") {
+		t.Errorf("CLAUDE.md after install: %q", got["CLAUDE.md"])
+	}
+	if got["AGENTS.md"] != "# Shared notes\n" {
+		t.Errorf("the link's target changed: %q", got["AGENTS.md"])
+	}
+	if _, err := Uninstall(context.Background(), e.options("sample", "claude-code")); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "project after install and uninstall", snapshot(t, e.project), before)
+
+	// A link out of the project: its content is never copied in.
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("private\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(e.project, "CLAUDE.md"))
+	if err := os.Symlink(outside, filepath.Join(e.project, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	mustInstall(t, o)
+	if b := readOr(t, filepath.Join(e.project, "CLAUDE.md")); strings.Contains(b, "private") {
+		t.Errorf("a file outside the project was copied in: %q", b)
+	}
+	if readOr(t, outside) != "private\n" {
+		t.Error("the file outside the project changed")
+	}
+}

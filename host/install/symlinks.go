@@ -38,29 +38,46 @@ type Symlink struct {
 	// Parent is true when the plan writes beneath the link (a linked
 	// directory), false when it writes the link's own path.
 	Parent bool `json:"parent"`
+	// Copy is true for a link at one of the target's managed files
+	// (CLAUDE.md -> AGENTS.md, say): it is replaced by a regular file
+	// holding a copy of what it pointed at, so the user's text stays where
+	// the assistant reads it and the target merges its block into it. Only
+	// a regular file inside the root is copied (never one outside it: that
+	// could put a private file into the project); otherwise the link is
+	// only removed.
+	Copy bool `json:"copy,omitempty"`
 }
 
+// maxLinkCopy bounds the content copied in place of a managed file's link.
+const maxLinkCopy = 1 << 20
+
 // findSymlinks lists the symbolic links on the paths p writes, renames to,
-// fetches or clones into: each path's components are examined in order,
-// and the first link on each path is reported (nothing beyond a link is
-// examined: it would be the link's target).
+// fetches or clones into (see linksOn).
 func findSymlinks(root string, p *plan.Plan) []Symlink {
-	seen := map[string]bool{}
-	var out []Symlink
+	var paths []string
 	for _, in := range p.Intents() {
-		var target string
 		switch {
 		case in.Write != nil:
-			target = in.Write.Path
+			paths = append(paths, in.Write.Path)
 		case in.Rename != nil:
-			target = in.Rename.To
+			paths = append(paths, in.Rename.To)
 		case in.Fetch != nil:
-			target = in.Fetch.Dest
+			paths = append(paths, in.Fetch.Dest)
 		case in.Clone != nil:
-			target = in.Clone.Dest
-		default:
-			continue
+			paths = append(paths, in.Clone.Dest)
 		}
+	}
+	return linksOn(root, paths, false)
+}
+
+// linksOn examines each path's components in order and reports the first
+// symbolic link on each (nothing beyond a link is examined: it would be
+// the link's target). copyFiles marks links at the paths themselves as to
+// be replaced by a copy (managed files).
+func linksOn(root string, paths []string, copyFiles bool) []Symlink {
+	seen := map[string]int{}
+	var out []Symlink
+	for _, target := range paths {
 		pp, err := pathrule.Parse(target)
 		if err != nil {
 			continue
@@ -68,21 +85,20 @@ func findSymlinks(root string, p *plan.Plan) []Symlink {
 		parts := pp.Components()
 		for i := 1; i <= len(parts); i++ {
 			rel := strings.Join(parts[:i], "/")
-			fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+			abs := filepath.Join(root, filepath.FromSlash(rel))
+			fi, err := os.Lstat(abs)
 			if err != nil {
 				break
 			}
 			if fi.Mode()&fs.ModeSymlink != 0 {
-				if !seen[rel] {
-					seen[rel] = true
-					t, _ := os.Readlink(filepath.Join(root, filepath.FromSlash(rel)))
-					out = append(out, Symlink{Path: rel, Target: t, Parent: i < len(parts)})
-				} else if i < len(parts) {
-					for k := range out {
-						if out[k].Path == rel {
-							out[k].Parent = true
-						}
-					}
+				parent := i < len(parts)
+				if k, ok := seen[rel]; ok {
+					out[k].Parent = out[k].Parent || parent
+					out[k].Copy = out[k].Copy && !parent
+				} else {
+					seen[rel] = len(out)
+					t, _ := os.Readlink(abs)
+					out = append(out, Symlink{Path: rel, Target: t, Parent: parent, Copy: copyFiles && !parent})
 				}
 				break
 			}
@@ -93,6 +109,32 @@ func findSymlinks(root string, p *plan.Plan) []Symlink {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// linkCopy is what a managed file's link is replaced by: the content of a
+// regular file it resolves to inside root, or ok false.
+func linkCopy(root, abs string) ([]byte, bool) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, false
+	}
+	dest, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, false
+	}
+	rel, err := filepath.Rel(realRoot, dest)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, false
+	}
+	fi, err := os.Stat(dest)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLinkCopy {
+		return nil, false
+	}
+	b, err := os.ReadFile(dest)
+	if err != nil || len(b) > maxLinkCopy {
+		return nil, false
+	}
+	return b, true
 }
 
 // replaceSymlinks audits and replaces each link, and returns what it
@@ -111,11 +153,25 @@ func replaceSymlinks(root string, log *audit.Log, c audit.Correlation, links []S
 			restoreSymlinks(root, nil, c, done)
 			return nil, fmt.Errorf("the symbolic link %s changed while lola was replacing it", l.Path)
 		}
+		r := ReplacedLink{Path: l.Path, Target: l.Target, Dir: l.Parent}
+		var content []byte
+		copied := false
+		if l.Copy {
+			content, copied = linkCopy(root, abs)
+		}
 		if err := os.Remove(abs); err != nil {
 			restoreSymlinks(root, nil, c, done)
 			return nil, fmt.Errorf("cannot remove the symbolic link %s: %w", l.Path, stripPath(err))
 		}
-		r := ReplacedLink{Path: l.Path, Target: l.Target, Dir: l.Parent}
+		if copied {
+			if err := os.WriteFile(abs, content, 0o644); err != nil {
+				_ = os.Remove(abs)
+				_ = os.Symlink(l.Target, abs)
+				restoreSymlinks(root, nil, c, done)
+				return nil, fmt.Errorf("cannot write the copy replacing %s: %w", l.Path, stripPath(err))
+			}
+			r.Copied = hashHex(content)
+		}
 		if l.Parent {
 			if err := os.Mkdir(abs, 0o755); err != nil {
 				_ = os.Symlink(l.Target, abs)
@@ -142,6 +198,19 @@ func restoreSymlinks(root string, log *audit.Log, c audit.Correlation, links []R
 		case errors.Is(err, fs.ErrNotExist):
 		case err == nil && fi.IsDir():
 			if os.Remove(abs) != nil { // fails unless empty
+				kept = append(kept, l)
+				continue
+			}
+		case err == nil && fi.Mode().IsRegular() && l.Copied != "":
+			// The copy made in the link's place: put the link back only if
+			// it still holds exactly what was copied (the target removed
+			// its block again); anything else is the user's now.
+			sum := ""
+			if r, err := os.OpenRoot(root); err == nil {
+				sum, _ = fileSum(r, l.Path)
+				r.Close()
+			}
+			if sum != l.Copied || os.Remove(abs) != nil {
 				kept = append(kept, l)
 				continue
 			}
