@@ -366,7 +366,11 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		printTreeDiff(out, pr.Changes)
 	case pipeline.OutcomeCommitted:
 		past := map[schema.Operation]string{schema.OperationInstall: "installed", schema.OperationUninstall: "uninstalled"}[rep.Operation]
-		fmt.Fprintf(out, "%s %s for %s into %s: %s\n", past, rep.Module, rep.Assistant, where, installChangeCounts(pr.Changes))
+		prep := "into"
+		if rep.Operation == schema.OperationUninstall {
+			prep = "from"
+		}
+		fmt.Fprintf(out, "%s %s for %s %s %s: %s\n", past, rep.Module, rep.Assistant, prep, where, installChangeCounts(pr.Changes))
 		for _, c := range pr.Changes {
 			installPrintChange(out, c)
 		}
@@ -395,6 +399,9 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 func installChangeCounts(cs []apply.Change) string {
 	n := map[apply.ChangeKind]int{}
 	for _, c := range cs {
+		if c.Kind == apply.ChangeNoop && c.Op == schema.OpDelete {
+			continue // a delete that changes nothing is not news
+		}
 		n[c.Kind]++
 	}
 	s := fmt.Sprintf("%d added, %d removed, %d replaced", n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced])
@@ -419,7 +426,9 @@ func installPrintChange(w io.Writer, c apply.Change) {
 	case apply.ChangeRenamed:
 		fmt.Fprintf(w, "  > %s -> %s\n", c.From, p)
 	case apply.ChangeNoop:
-		fmt.Fprintf(w, "  = %s (unchanged)\n", p)
+		if c.Op != schema.OpDelete {
+			fmt.Fprintf(w, "  = %s (unchanged)\n", p)
+		}
 	}
 }
 

@@ -167,6 +167,12 @@ func TestEndToEndNeverTouchesUserFiles(t *testing.T) {
 				t.Fatalf("force override records: %+v, want paths %v", ov, written)
 			}
 
+			// The same module again: nothing changes, and the output says so.
+			r = runBuilt(t, exe, env, "install", "sample", "-a", assistant, project)
+			if r.code != 0 || !strings.Contains(r.out, ": 0 added, 0 removed, 0 replaced, ") || !strings.Contains(r.out, " unchanged") {
+				t.Errorf("reinstall of an unchanged module: %+v", r)
+			}
+
 			edited := written[0]
 			modWriteFiles(t, project, map[string]string{edited: "edited by the user\n"})
 			r = runBuilt(t, exe, env, "uninstall", "sample", "-a", assistant, project)
