@@ -71,7 +71,7 @@ func BenchmarkInstallTier2(b *testing.B) {
 // file on disk and of each new body.
 func BenchmarkOwnershipGuard(b *testing.B) {
 	root := b.TempDir()
-	owned := map[string]string{}
+	own := owned{}
 	var intents []string
 	var changes []apply.Change
 	old := bytes.Repeat([]byte("o"), 4096)
@@ -83,7 +83,7 @@ func BenchmarkOwnershipGuard(b *testing.B) {
 		if err := os.WriteFile(filepath.Join(root, rel), old, 0o644); err != nil {
 			b.Fatal(err)
 		}
-		owned[rel] = hashHex(old)
+		own.add(rel, hashHex(old))
 		intents = append(intents, fmt.Sprintf(`{"op":"write","path":%q,"content":%q}`, rel, strings.Repeat("n", 4096)))
 		changes = append(changes, apply.Change{Kind: apply.ChangeReplaced, Intent: i, Op: schema.OpWrite, Path: rel})
 	}
@@ -91,7 +91,7 @@ func BenchmarkOwnershipGuard(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := &guard{root: root, owned: owned, managed: map[string]bool{}}
+	g := &guard{root: root, owned: own, managed: map[string]bool{}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := g.check(changes, p); err != nil {

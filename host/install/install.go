@@ -37,7 +37,7 @@ type job struct {
 	rep     Report
 	// owned is what lola owns under the root (ownership.go); managed the
 	// target's managed files, which are shared by design.
-	owned   map[string]string
+	owned   owned
 	managed map[string]bool
 	guard   *guard
 	// written is path -> sha256 of what the committed plan wrote.
@@ -347,6 +347,11 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 		return j.rep, fmt.Errorf("%w: %s for %s (%s scope)", ErrNotInstalled, want.Module, want.Assistant, want.Scope)
 	}
 	j.rep.Record = rec
+	// Uninstall deletes only what this install wrote: a file another
+	// module's install wrote over since (with other content) stays.
+	j.owned = owned{}
+	j.owned.addRecord(*rec)
+	j.guard.owned = j.owned
 	if rec.Files == nil {
 		// Recorded by today's Lola (or a lola before ownership records):
 		// what the target's install would write now is taken as lola's,
@@ -516,11 +521,8 @@ func (j *job) legacyOwnership(ctx context.Context) error {
 		if err != nil || j.managed[pp.String()] {
 			continue
 		}
-		if _, ok := j.owned[pp.String()]; ok {
-			continue
-		}
 		if body, err := p.Body(i); err == nil {
-			j.owned[pp.String()] = hashHex(body)
+			j.owned.add(pp.String(), hashHex(body))
 		}
 	}
 	return nil

@@ -38,7 +38,7 @@ const (
 // The narrowed plan is what the pipeline validates, audits and applies
 // under the target's identity: it is a subset of the target's own plan's
 // effects, never more.
-func narrowUninstall(root string, p *plan.Plan, owned map[string]string, managed map[string]bool) (*plan.Plan, []KeptFile, error) {
+func narrowUninstall(root string, p *plan.Plan, owned owned, managed map[string]bool) (*plan.Plan, []KeptFile, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, nil, err
@@ -49,7 +49,7 @@ func narrowUninstall(root string, p *plan.Plan, owned map[string]string, managed
 	var kept []KeptFile
 	keep := func(path string) {
 		reason := KeptUnowned
-		if _, ok := owned[path]; ok {
+		if owned.recorded(path) {
 			reason = KeptEdited
 		}
 		kept = append(kept, KeptFile{Path: path, Reason: reason})
@@ -80,7 +80,7 @@ func narrowUninstall(root string, p *plan.Plan, owned map[string]string, managed
 					return nil, nil, err
 				}
 			}
-			if sum != "" && owned[rel] == sum {
+			if owned.has(rel, sum) {
 				out = append(out, in)
 			} else {
 				keep(rel)
@@ -102,7 +102,7 @@ func narrowUninstall(root string, p *plan.Plan, owned map[string]string, managed
 					return err
 				}
 			}
-			if sum != "" && owned[p] == sum {
+			if owned.has(p, sum) {
 				mine = append(mine, p)
 			} else {
 				all = false

@@ -33,24 +33,46 @@ import (
 // their files are judged unowned (a reinstall writing identical content is
 // still fine, since it changes nothing).
 
-// ownedFiles collects path -> sha256 over every record of this root.
-func ownedFiles(reg *Registry, scope, project string) map[string]string {
-	out := map[string]string{}
+// owned is what lola wrote: root-relative path -> the sha256s (hex) of the
+// contents lola recorded writing there (two modules may have written one
+// path).
+type owned map[string]map[string]bool
+
+// has reports whether lola wrote exactly content sum at p.
+func (o owned) has(p, sum string) bool { return sum != "" && o[p][sum] }
+
+// recorded reports whether lola wrote anything at p.
+func (o owned) recorded(p string) bool { return len(o[p]) > 0 }
+
+func (o owned) add(p, sum string) {
+	if o[p] == nil {
+		o[p] = map[string]bool{}
+	}
+	o[p][sum] = true
+}
+
+// ownedFiles collects the files of every record of this root: an install
+// may replace what any install of the project wrote.
+func ownedFiles(reg *Registry, scope, project string) owned {
+	out := owned{}
 	for _, r := range reg.All() {
-		if r.Scope != scope || r.ProjectPath != project {
-			continue
-		}
-		for p, sum := range r.Files {
-			out[p] = sum
+		if r.Scope == scope && r.ProjectPath == project {
+			out.addRecord(r)
 		}
 	}
 	return out
 }
 
+func (o owned) addRecord(r Record) {
+	for p, sum := range r.Files {
+		o.add(p, sum)
+	}
+}
+
 // guard is the conflict.unowned rule for one plan under one root.
 type guard struct {
 	root    string
-	owned   map[string]string
+	owned   owned
 	managed map[string]bool
 	// home is $LOLA_HOME relative to root in slash form, "" when it does
 	// not lie beneath the root: a target never writes or deletes there.
@@ -130,7 +152,7 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 			if g.managed[c.Path] {
 				continue
 			}
-			if g.owned[c.Path] != sum {
+			if !g.owned.has(c.Path, sum) {
 				unowned = append(unowned, c.Path)
 			}
 		case apply.ChangeRemoved:
@@ -183,7 +205,7 @@ func (g *guard) unownedUnder(r *os.Root, rel string, sums map[string]string) ([]
 		if sums != nil {
 			sums[p] = sum
 		}
-		if g.owned[p] != sum && g.rewrites[p] != sum {
+		if !g.owned.has(p, sum) && g.rewrites[p] != sum {
 			out = append(out, p)
 		}
 		return nil

@@ -453,3 +453,36 @@ func TestSymlinkedManagedFileIsCopiedWithConsentAndRestored(t *testing.T) {
 		t.Error("the file outside the project changed")
 	}
 }
+
+// Two modules writing one path: the second may replace what lola wrote
+// for the first (lola's file), and uninstalling the first then keeps the
+// file, which holds the second's content; uninstalling the second removes
+// it.
+func TestUninstallKeepsAFileAnotherModuleWroteOver(t *testing.T) {
+	e := newEnv(t)
+	a := plainModule()
+	e.addModule(t, "first", a)
+	b := map[string]string{"commands/hello.md": "---\ndescription: Other hello\n---\nHello from the second.\n"}
+	e.addModule(t, "second", b)
+	e.addClaudeCode(t, "tier2")
+	mustInstall(t, e.options("first", "claude-code"))
+	mustInstall(t, e.options("second", "claude-code"))
+	hello := filepath.Join(e.project, ".claude/commands/hello.md")
+	second := readOr(t, hello)
+	if !strings.Contains(second, "Hello from the second.") {
+		t.Fatalf("hello.md after the second install: %q", second)
+	}
+	rep, err := Uninstall(context.Background(), e.options("first", "claude-code"))
+	if err != nil || !rep.Applied() {
+		t.Fatalf("uninstall first: %v", err)
+	}
+	if readOr(t, hello) != second {
+		t.Error("uninstalling the first module removed the second's file")
+	}
+	if _, err := Uninstall(context.Background(), e.options("second", "claude-code")); err != nil {
+		t.Fatal(err)
+	}
+	if readOr(t, hello) != "<absent>" {
+		t.Error("uninstalling the second module left its file")
+	}
+}
