@@ -352,7 +352,7 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 	j.owned = owned{}
 	j.owned.addRecord(*rec)
 	j.guard.owned = j.owned
-	if rec.Files == nil {
+	if rec.Files == nil && !(j.o.DryRun && j.ext.Tier().Native()) {
 		// Recorded by today's Lola (or a lola before ownership records):
 		// what the target's install would write now is taken as lola's,
 		// so an unchanged file goes and an edited one stays.
