@@ -364,6 +364,9 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 	case pipeline.OutcomeDryRun:
 		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, rep.Module, rep.Assistant, where, rep.Target, rep.TargetTier)
 		printTreeDiff(out, pr.Changes)
+		for _, k := range rep.Kept {
+			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
+		}
 	case pipeline.OutcomeCommitted:
 		past := map[schema.Operation]string{schema.OperationInstall: "installed", schema.OperationUninstall: "uninstalled"}[rep.Operation]
 		prep := "into"
@@ -384,11 +387,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 			fmt.Fprintf(out, "  restored symbolic link %s -> %s\n", extRunEscape(l.Path), extRunEscape(l.Target))
 		}
 		for _, k := range rep.Kept {
-			why := "you edited it after lola wrote it"
-			if k.Reason == install.KeptUnowned {
-				why = "lola did not write it"
-			}
-			fmt.Fprintf(out, "  kept %s (%s)\n", extRunEscape(k.Path), why)
+			fmt.Fprintf(out, "  kept %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
 		}
 		if jr.Correlation != "" {
 			fmt.Fprintf(out, "audit correlation %s (lola audit show --correlation %s)\n", jr.Correlation, jr.Correlation)
@@ -453,4 +452,12 @@ func installSymlinkPrompt(in io.Reader, errOut io.Writer) func([]install.Symlink
 		a := strings.ToLower(strings.TrimSpace(line))
 		return a == "y" || a == "yes"
 	}
+}
+
+// keptWhy says why uninstall keeps a file.
+func keptWhy(k install.KeptFile) string {
+	if k.Reason == install.KeptUnowned {
+		return "lola did not write it"
+	}
+	return "you edited it after lola wrote it"
 }
