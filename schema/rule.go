@@ -34,6 +34,7 @@ const (
 
 	RuleConflictSamePath // two intents touch the same path
 	RuleConflictNested   // one intent's path lies beneath another's
+	RuleConflictUnowned  // an intent would change or remove a file lola did not write there
 
 	RuleCapabilityMissing // an intent needs a capability that was not granted
 	RuleCapabilityUnknown // a declaration names a capability the host does not define
@@ -73,6 +74,7 @@ var ruleNames = [...]string{
 	RulePathNotDirectory:    "path.not-directory",
 	RuleConflictSamePath:    "conflict.same-path",
 	RuleConflictNested:      "conflict.nested",
+	RuleConflictUnowned:     "conflict.unowned",
 	RuleCapabilityMissing:   "capability.missing",
 	RuleCapabilityUnknown:   "capability.unknown",
 	RuleGrantOutside:        "grant.outside",

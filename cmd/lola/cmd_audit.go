@@ -209,6 +209,13 @@ func printEntry(w io.Writer, e audit.Entry) {
 		}
 		fmt.Fprintf(w, " intents=%d\n", len(p.Intents))
 		printIntents(w, p.Intents)
+	case e.Override != nil:
+		o := e.Override
+		fmt.Fprintf(w, "  %s %s", o.Action, strings.Join(o.Paths, ", "))
+		if o.LinkTarget != "" {
+			fmt.Fprintf(w, " (link -> %s)", extRunEscape(o.LinkTarget))
+		}
+		fmt.Fprintln(w)
 	case e.Run != nil:
 		r := e.Run
 		fmt.Fprintf(w, "  %s (%s) %s", extName(r.Extension), r.Tier, r.Result)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,8 @@ type installFlags struct {
 	preInstall  string
 	postInstall string
 	json        bool
+	force       bool
+	replaceLink bool
 }
 
 func newInstallCmd() *cobra.Command {
@@ -63,6 +66,18 @@ without running them, and changes nothing. It needs a tier-1 (WASI) target:
 a native target would run unconfined before lola saw its plan, so it is
 refused (exit 2).
 
+Lola never replaces, renames or deletes a file it did not write: a plan
+that would change an existing file installed.yml does not record as lola's
+(with the content lola wrote) is refused whole with conflict.unowned
+(exit 3) and nothing changes; the files an assistant shares with you
+(CLAUDE.md, GEMINI.md, ...) are excepted, since the target edits only its
+own block there. --force (-f) takes such files over; the audit log names
+every one. A symbolic link on a path the install writes (a linked
+.claude/skills, say) is refused too; --replace-symlinks (or answering yes
+at the prompt on a terminal) replaces it with a real directory first,
+audited with the link's old target, and 'lola uninstall' puts it back.
+Reinstalling an unchanged module reports its files as unchanged.
+
 The install is recorded in $LOLA_HOME/installed.yml ('lola list'); every
 audit record of one install shares one correlation id ('lola audit show
 --correlation ID').
@@ -81,6 +96,9 @@ applied then rolled back; 6 rollback failed.`,
   # Install for your user (~/.claude/...) with a setup script from the module
   lola install my-skills -a claude-code --scope user --post-install scripts/setup.sh
 
+  # Take over a .claude/commands/bump.md you wrote yourself (audited)
+  lola install my-skills -a claude-code --force
+
   # Machine-readable result
   lola install my-skills -a gemini-cli --json`,
 		Args: cobra.RangeArgs(1, 2),
@@ -95,6 +113,8 @@ applied then rolled back; 6 rollback failed.`,
 	fl.StringVar(&f.preInstall, "pre-install", "", "script in the module to run before installing (wins over lola.yaml)")
 	fl.StringVar(&f.postInstall, "post-install", "", "script in the module to run after installing (wins over lola.yaml)")
 	fl.BoolVar(&f.json, "json", false, "print the result as one JSON object")
+	fl.BoolVarP(&f.force, "force", "f", false, "take over existing files lola did not write (audited; refused by default)")
+	fl.BoolVar(&f.replaceLink, "replace-symlinks", false, "replace symbolic links on paths the install writes (audited; uninstall restores them)")
 	_ = c.MarkFlagRequired("assistant")
 	return c
 }
@@ -110,6 +130,10 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	}
 	o.Assistant, o.DryRun = f.assistant, f.dryRun
 	o.PreInstall, o.PostInstall = f.preInstall, f.postInstall
+	o.Force, o.ReplaceSymlinks = f.force, f.replaceLink
+	if !f.replaceLink && !f.json && installIsTerminal(cmd.InOrStdin()) && installIsTerminal(cmd.ErrOrStderr()) {
+		o.ConfirmSymlinks = installSymlinkPrompt(cmd.InOrStdin(), cmd.ErrOrStderr())
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 	rep, err := install.Install(ctx, o)
@@ -150,9 +174,9 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 	return o, nil
 }
 
-// installIsTerminal reports whether w is a terminal (progress lines are for
-// people watching, not for logs or pipes).
-func installIsTerminal(w io.Writer) bool {
+// installIsTerminal reports whether w (a reader or writer) is a terminal
+// (progress lines and prompts are for people, not for logs or pipes).
+func installIsTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -206,20 +230,25 @@ func installExitCode(rep install.Report, err error) int {
 
 // installReport is the --json object of install and uninstall.
 type installReport struct {
-	Operation   string            `json:"operation"`
-	Module      string            `json:"module"`
-	Assistant   string            `json:"assistant"`
-	Scope       string            `json:"scope"`
-	Root        string            `json:"root,omitempty"`
-	Target      string            `json:"target,omitempty"`
-	Tier        string            `json:"tier,omitempty"`
-	Outcome     string            `json:"outcome"`
-	Hooks       []installHookRep  `json:"hooks"`
-	Changes     []apply.Change    `json:"changes"`
-	Violations  []extRunViolation `json:"violations,omitempty"`
-	Correlation string            `json:"correlation,omitempty"`
-	Record      *install.Record   `json:"record,omitempty"`
-	Error       string            `json:"error,omitempty"`
+	Operation   string             `json:"operation"`
+	Module      string             `json:"module"`
+	Assistant   string             `json:"assistant"`
+	Scope       string             `json:"scope"`
+	Root        string             `json:"root,omitempty"`
+	Target      string             `json:"target,omitempty"`
+	Tier        string             `json:"tier,omitempty"`
+	Outcome     string             `json:"outcome"`
+	Hooks       []installHookRep   `json:"hooks"`
+	Changes     []apply.Change     `json:"changes"`
+	Violations  []extRunViolation  `json:"violations,omitempty"`
+	Correlation string             `json:"correlation,omitempty"`
+	Record      *install.Record    `json:"record,omitempty"`
+	Forced      []string           `json:"forced,omitempty"`
+	Kept        []install.KeptFile `json:"kept,omitempty"`
+	Symlinks    []install.Symlink  `json:"symlinks,omitempty"`
+	Replaced    []install.Symlink  `json:"replaced_symlinks,omitempty"`
+	Restored    []install.Symlink  `json:"restored_symlinks,omitempty"`
+	Error       string             `json:"error,omitempty"`
 }
 
 type installHookRep struct {
@@ -239,6 +268,7 @@ func newInstallReport(rep install.Report, err error) installReport {
 		Operation: string(rep.Operation), Module: rep.Module, Assistant: rep.Assistant, Scope: string(rep.Scope),
 		Root: rep.Root, Target: rep.Target, Tier: string(rep.TargetTier),
 		Hooks: []installHookRep{}, Changes: []apply.Change{}, Record: rep.Record,
+		Forced: rep.Forced, Kept: rep.Kept, Symlinks: rep.Symlinks, Replaced: rep.Replaced, Restored: rep.Restored,
 	}
 	for _, h := range rep.Hooks {
 		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Ran: h.Ran}
@@ -314,19 +344,50 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		// succeeded has nothing to diagnose.
 		extRunPrintDiagnostics(errOut, rep.Target, *rep.Launched)
 	}
+	for _, l := range rep.Symlinks {
+		fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes; lola does not write through links. Rerun with --replace-symlinks to replace it with a real directory (audited; 'lola uninstall' puts the link back).\n",
+			extRunEscape(l.Path), extRunEscape(l.Target))
+	}
 	if rep.Result == nil {
 		return
 	}
 	pr := rep.Result
+	if pr.Outcome == pipeline.OutcomeRejected && len(rejection.All(pr.Err)) > 0 {
+		for _, v := range rejection.All(pr.Err) {
+			if v.Rule == schema.RuleConflictUnowned && strings.Contains(v.Detail, "--force") {
+				fmt.Fprintln(errOut, "lola: nothing was changed. Files lola did not write are never replaced or deleted; 'lola install --force' takes them over (audited).")
+				break
+			}
+		}
+	}
 	switch pr.Outcome {
 	case pipeline.OutcomeDryRun:
 		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, rep.Module, rep.Assistant, where, rep.Target, rep.TargetTier)
 		printTreeDiff(out, pr.Changes)
+		for _, k := range rep.Kept {
+			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
+		}
 	case pipeline.OutcomeCommitted:
 		past := map[schema.Operation]string{schema.OperationInstall: "installed", schema.OperationUninstall: "uninstalled"}[rep.Operation]
-		fmt.Fprintf(out, "%s %s for %s into %s: %s\n", past, rep.Module, rep.Assistant, where, installChangeCounts(pr.Changes))
+		prep := "into"
+		if rep.Operation == schema.OperationUninstall {
+			prep = "from"
+		}
+		fmt.Fprintf(out, "%s %s for %s %s %s: %s\n", past, rep.Module, rep.Assistant, prep, where, installChangeCounts(pr.Changes))
 		for _, c := range pr.Changes {
 			installPrintChange(out, c)
+		}
+		for _, p := range rep.Forced {
+			fmt.Fprintf(out, "  taken over (--force): %s\n", extRunEscape(p))
+		}
+		for _, l := range rep.Replaced {
+			fmt.Fprintf(out, "  replaced symbolic link %s (was -> %s)\n", extRunEscape(l.Path), extRunEscape(l.Target))
+		}
+		for _, l := range rep.Restored {
+			fmt.Fprintf(out, "  restored symbolic link %s -> %s\n", extRunEscape(l.Path), extRunEscape(l.Target))
+		}
+		for _, k := range rep.Kept {
+			fmt.Fprintf(out, "  kept %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
 		}
 		if jr.Correlation != "" {
 			fmt.Fprintf(out, "audit correlation %s (lola audit show --correlation %s)\n", jr.Correlation, jr.Correlation)
@@ -337,9 +398,16 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 func installChangeCounts(cs []apply.Change) string {
 	n := map[apply.ChangeKind]int{}
 	for _, c := range cs {
+		if c.Kind == apply.ChangeNoop && c.Op == schema.OpDelete {
+			continue // a delete that changes nothing is not news
+		}
 		n[c.Kind]++
 	}
-	return fmt.Sprintf("%d added, %d removed, %d replaced", n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced])
+	s := fmt.Sprintf("%d added, %d removed, %d replaced", n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced])
+	if n[apply.ChangeNoop] > 0 {
+		s += fmt.Sprintf(", %d unchanged", n[apply.ChangeNoop])
+	}
+	return s
 }
 
 func installPrintChange(w io.Writer, c apply.Change) {
@@ -356,6 +424,10 @@ func installPrintChange(w io.Writer, c apply.Change) {
 		fmt.Fprintf(w, "  ~ %s\n", p)
 	case apply.ChangeRenamed:
 		fmt.Fprintf(w, "  > %s -> %s\n", c.From, p)
+	case apply.ChangeNoop:
+		if c.Op != schema.OpDelete {
+			fmt.Fprintf(w, "  = %s (unchanged)\n", p)
+		}
 	}
 }
 
@@ -366,4 +438,26 @@ func installPrintUntrusted(w io.Writer, prefix string, b []byte) {
 		}
 		fmt.Fprintf(w, "%s%s\n", prefix, extRunEscape(strings.TrimSuffix(line, "\n")))
 	}
+}
+
+// installSymlinkPrompt asks on the terminal whether the links found may be
+// replaced; anything but y or yes is no.
+func installSymlinkPrompt(in io.Reader, errOut io.Writer) func([]install.Symlink) bool {
+	return func(ls []install.Symlink) bool {
+		for _, l := range ls {
+			fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes.\n", extRunEscape(l.Path), extRunEscape(l.Target))
+		}
+		fmt.Fprint(errOut, "Replace it with a real directory for this install? The replacement is audited and 'lola uninstall' restores the link. [y/N] ")
+		line, _ := bufio.NewReader(in).ReadString('\n')
+		a := strings.ToLower(strings.TrimSpace(line))
+		return a == "y" || a == "yes"
+	}
+}
+
+// keptWhy says why uninstall keeps a file.
+func keptWhy(k install.KeptFile) string {
+	if k.Reason == install.KeptUnowned {
+		return "lola did not write it"
+	}
+	return "you edited it after lola wrote it"
 }

@@ -35,6 +35,11 @@ removed: its files, its block in shared files such as CLAUDE.md (your own
 text there stays), and the directories the install created once they are
 empty. The record leaves $LOLA_HOME/installed.yml. Install hooks do not run.
 
+Only files lola wrote and that still hold what it wrote are deleted: a file
+you edited since the install, or one you added inside a directory lola
+created, is kept and named in the output. Symbolic links the install
+replaced (--replace-symlinks) are put back once their directory is empty.
+
 Without -a, every assistant installed.yml records for MODULE in that scope
 and project is uninstalled, one after the other.
 

@@ -23,6 +23,7 @@ type Entry struct {
 	Rejected    *RejectedEntry `json:"rejected,omitempty"`
 	Repair      *RepairEntry   `json:"repair,omitempty"`
 	Run         *RunEntry      `json:"run,omitempty"`
+	Override    *OverrideEntry `json:"override,omitempty"`
 }
 
 // RepairEntry records that the bytes after the log's last newline were cut

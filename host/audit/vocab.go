@@ -13,11 +13,12 @@ const (
 	KindRejected Kind = "rejected" // a plan refused before anything was applied
 	KindRepair   Kind = "repair"   // a torn tail (an append that never completed) was cut off
 	KindRun      Kind = "run"      // a run that returns no plan (an install hook) and how it ended
+	KindOverride Kind = "override" // the user's explicit override of a refusal (see override.go)
 )
 
 // Kinds lists every record kind.
 func Kinds() []Kind {
-	return []Kind{KindPlan, KindEvent, KindOutcome, KindRejected, KindRepair, KindRun}
+	return []Kind{KindPlan, KindEvent, KindOutcome, KindRejected, KindRepair, KindRun, KindOverride}
 }
 
 // Tier is how the extension that produced a plan was run. Closed.

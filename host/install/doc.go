@@ -17,7 +17,22 @@
 //     grant, then runs the post-install hook (a failure warns; the install
 //     stays);
 //  5. records the install in $LOLA_HOME/installed.yml, in today's Lola's
-//     shape, by temp file and rename (0600).
+//     shape, by temp file and rename (0600): what the plan really wrote
+//     (record.go), and, as lola's own keys, each file written with the
+//     sha256 of its content ("files") and the directories created.
+//
+// Ownership (ownership.go): a plan that would replace, rename or remove an
+// existing file that no record of the same root lists with the content it
+// has now is refused whole, conflict.unowned, before anything is applied,
+// and audited as a rejection; the target's managed files are excepted, and
+// writing back identical content is not a change. Options.Force waives the
+// rule for the files named, in one audited override record, and they are
+// lola's from then on. No plan may touch $LOLA_HOME (the module store),
+// and a project inside it is refused. Uninstall narrows the target's plan
+// (narrow.go) to the files that still hold what lola wrote; the others
+// are kept and reported (Report.Kept). Symbolic links on written paths
+// are replaced only with consent and restored by uninstall (symlinks.go).
+// Reinstalling unchanged content is reported as unchanged.
 //
 // Every audit record of one install — each hook run (a KindRun record
 // naming "hook:<module>:<point>", tier native/hook), the plan record, its

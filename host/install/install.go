@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/config"
@@ -16,6 +17,8 @@ import (
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -32,6 +35,19 @@ type job struct {
 	hooks   []hook.Invocation // install only: pre then post, those declared
 	created []string          // directories the applied plan created
 	rep     Report
+	// owned is what lola owns under the root (ownership.go); managed the
+	// target's managed files, which are shared by design.
+	owned   owned
+	managed map[string]bool
+	guard   *guard
+	// written is path -> sha256 of what the committed plan wrote.
+	written map[string]string
+	// replaced are the links replaced with consent for this install;
+	// managedLinks those found at managed files while preparing.
+	replaced     []ReplacedLink
+	managedLinks []Symlink
+	// applied is the plan the pipeline applied (narrowed, for uninstall).
+	applied *plan.Plan
 }
 
 // Install installs o.Module for o.Assistant (see the package doc). The
@@ -105,6 +121,12 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		return j, fmt.Errorf("%w: scope %q (project or user)", ErrUsage, string(j.scope))
 	}
 	j.rep.Root = j.root
+	if lolaHomeWithin(o.Home, j.root) != "" {
+		// Lola's home holds the module store, installed.yml and the audit
+		// log: a target must never plan against it (it would write, and an
+		// uninstall delete, lola's own copy of the module).
+		return j, fmt.Errorf("%w: the %s directory lies inside lola's home ($LOLA_HOME), which holds the module store; choose a directory outside it", ErrUsage, j.scope)
+	}
 
 	name, err := module.ParseName(o.Module)
 	if err != nil {
@@ -142,19 +164,81 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		}
 	}
 
+	j.managed = map[string]bool{}
+	for _, p := range j.ext.Manifest().Managed() {
+		j.managed[p.String()] = true
+	}
+	reg, err := ReadRegistry(o.Home)
+	if err != nil {
+		return j, err
+	}
+	j.owned = ownedFiles(reg, string(j.scope), j.project)
+	j.guard = &guard{root: j.root, owned: j.owned, managed: j.managed, home: lolaHomeWithin(j.root, o.Home), force: o.Force && op == schema.OperationInstall}
+
 	m, err := j.mod.Schema(module.DefaultBounds())
 	if err != nil {
 		return j, err
 	}
-	current, err := j.ext.CurrentFiles(j.root)
-	if err != nil {
-		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
-	}
 	j.req = schema.Request{
 		Protocol: 1, Operation: op, Assistant: o.Assistant, Scope: j.scope,
-		Modules: []schema.Module{m}, Current: current,
+		Modules: []schema.Module{m},
+	}
+	var managed []string
+	for _, p := range j.ext.Manifest().Managed() {
+		managed = append(managed, p.String())
+	}
+	if j.managedLinks = linksOn(j.root, managed, true); len(j.managedLinks) > 0 {
+		// A managed file (or a directory above it) is a symbolic link: the
+		// request cannot be built through it. An install asks for consent
+		// once its audit log is open (managedLinkConsent).
+		if op != schema.OperationInstall || o.DryRun {
+			j.rep.Symlinks = j.managedLinks
+			return j, symlinkRefusal(j.managedLinks, op)
+		}
+		return j, nil
+	}
+	if j.req.Current, err = j.ext.CurrentFiles(j.root); err != nil {
+		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 	}
 	return j, nil
+}
+
+// symlinkRefusal is the path.symlink refusal of links found without
+// consent, naming each link and how to consent.
+func symlinkRefusal(links []Symlink, op schema.Operation) error {
+	var set rejection.Set
+	for _, l := range links {
+		how := "lola install --replace-symlinks replaces it (audited; lola uninstall restores it)"
+		if op != schema.OperationInstall {
+			how = "lola does not act through it; put back what the install left there first"
+		}
+		set.Add(rejection.New(schema.RulePathSymlink, l.Path+" is a symbolic link; "+how))
+	}
+	return set.Err()
+}
+
+// managedLinkConsent replaces the links found at managed files when the
+// user consents, and builds the request's current files; without consent
+// it refuses, naming them.
+func (j *job) managedLinkConsent(log *audit.Log) error {
+	if len(j.managedLinks) == 0 {
+		return nil
+	}
+	if !j.o.ReplaceSymlinks && (j.o.ConfirmSymlinks == nil || !j.o.ConfirmSymlinks(j.managedLinks)) {
+		j.rep.Symlinks = j.managedLinks
+		return symlinkRefusal(j.managedLinks, j.op)
+	}
+	replaced, err := replaceSymlinks(j.root, log, j.rep.Correlation, j.managedLinks)
+	if err != nil {
+		return err
+	}
+	j.replaced = append(j.replaced, replaced...)
+	j.rep.Replaced = append(j.rep.Replaced, j.managedLinks...)
+	if j.req.Current, err = j.ext.CurrentFiles(j.root); err != nil {
+		j.undoReplaced(log)
+		return fmt.Errorf("extension %s: %w", j.ext.Name(), err)
+	}
+	return nil
 }
 
 // resolveHooks loads lola.yaml's hooks, lets the CLI's win, and resolves
@@ -194,9 +278,13 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	defer log.Close()
+	if err := j.managedLinkConsent(log); err != nil {
+		return j.rep, err
+	}
 
 	if i := j.hookIndex(hook.PreInstall); i >= 0 {
 		if !j.runHook(ctx, log, i) {
+			j.undoReplaced(log)
 			return j.rep, fmt.Errorf("%w (%s)", ErrPreInstallFailed, hookFailure(j.rep.Hooks[i].Child))
 		}
 		// The hook may have changed a managed file (CLAUDE.md, say): the
@@ -204,15 +292,19 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		// the request was first built.
 		current, err := j.ext.CurrentFiles(j.root)
 		if err != nil {
+			j.undoReplaced(log)
 			return j.rep, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 		}
 		j.req.Current = current
 	}
 	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
+		j.undoReplaced(log)
 		return j.rep, err
 	}
 	rec := j.record()
 	rec.CreatedDirs = j.created
+	rec.Files = j.written
+	rec.ReplacedSymlinks = j.replaced
 	if i := j.hookIndex(hook.PostInstall); i >= 0 {
 		if !j.runHook(ctx, log, i) {
 			j.o.warn(fmt.Sprintf("post-install hook of %s failed (%s); the install is kept", j.mod.Name(), hookFailure(j.rep.Hooks[i].Child)))
@@ -224,6 +316,8 @@ func (j *job) install(ctx context.Context) (Report, error) {
 				// A reinstall finds the first install's directories in
 				// place: keep its list, so the uninstall still removes them.
 				rec.CreatedDirs = mergeSorted(old.CreatedDirs, rec.CreatedDirs)
+				rec.Files = mergeFiles(old.Files, rec.Files)
+				rec.ReplacedSymlinks = append(append([]ReplacedLink(nil), old.ReplacedSymlinks...), rec.ReplacedSymlinks...)
 			}
 		}
 		reg.Put(rec)
@@ -253,6 +347,19 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 		return j.rep, fmt.Errorf("%w: %s for %s (%s scope)", ErrNotInstalled, want.Module, want.Assistant, want.Scope)
 	}
 	j.rep.Record = rec
+	// Uninstall deletes only what this install wrote: a file another
+	// module's install wrote over since (with other content) stays.
+	j.owned = owned{}
+	j.owned.addRecord(*rec)
+	j.guard.owned = j.owned
+	if rec.Files == nil && !(j.o.DryRun && j.ext.Tier().Native()) {
+		// Recorded by today's Lola (or a lola before ownership records):
+		// what the target's install would write now is taken as lola's,
+		// so an unchanged file goes and an edited one stays.
+		if err := j.legacyOwnership(ctx); err != nil {
+			return j.rep, err
+		}
+	}
 	if j.o.DryRun {
 		return j.dryRun(ctx)
 	}
@@ -265,6 +372,17 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	removeEmptyDirs(j.root, rec.CreatedDirs)
+	if len(rec.ReplacedSymlinks) > 0 {
+		left := restoreSymlinks(j.root, log, j.rep.Correlation, rec.ReplacedSymlinks)
+		for _, l := range rec.ReplacedSymlinks {
+			if !containsLink(left, l) {
+				j.rep.Restored = append(j.rep.Restored, Symlink{Path: l.Path, Target: l.Target, Parent: l.Dir})
+			}
+		}
+		for _, l := range left {
+			j.o.warn(fmt.Sprintf("%s was a symbolic link to %s before lola replaced it; it still holds files, so it was not restored", l.Path, l.Target))
+		}
+	}
 	if err := UpdateRegistry(j.o.Home, func(reg *Registry) error { reg.Remove(*rec); return nil }); err != nil {
 		return j.rep, fmt.Errorf("uninstalled, but %w", err)
 	}
@@ -278,11 +396,12 @@ func (j *job) dryRun(ctx context.Context) (Report, error) {
 	if j.ext.Tier().Native() {
 		return j.rep, fmt.Errorf("%w (extension %s; build it for tier 1: lola ext build --tier 1)", ErrNativeDryRun, j.ext.Name())
 	}
-	if j.op == schema.OperationInstall {
+	err := j.runTargetAndApply(ctx, nil)
+	if err == nil && j.op == schema.OperationInstall && j.applied != nil {
 		rec := j.record()
 		j.rep.Record = &rec
 	}
-	return j.rep, j.runTargetAndApply(ctx, nil)
+	return j.rep, err
 }
 
 func (j *job) openCorrelatedLog() (*audit.Log, error) {
@@ -357,12 +476,11 @@ func hookFailure(r child.Result) string {
 	return r.Outcome.String()
 }
 
-// runTargetAndApply runs the target on the request and takes its plan
-// through the pipeline (log nil: dry run).
-func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
+// launch runs the target on req and returns its plan.
+func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byte, error) {
 	art, err := targetArtifact(j.ext)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer art.cleanup()
 	caps := j.ext.Capabilities()
@@ -371,40 +489,159 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 		Name: j.ext.Name(), Version: j.ext.Version(), Tier: j.ext.AuditTier(), Artifact: art.path,
 		Caps: caps, Timeout: j.o.Timeout, Exe: j.o.Exe, CacheDir: filepath.Join(j.o.Home, config.CacheDir),
 		ExtraEnv: j.o.ExtraEnv,
-	}, j.req)
+	}, req)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	j.rep.Launched = &l
 	if l.Child.Outcome != child.OutcomePlanReceived {
-		return fmt.Errorf("%w (%s: %s)", ErrTargetFailed, j.ext.Name(), l.Child.Outcome)
+		return nil, nil, fmt.Errorf("%w (%s: %s)", ErrTargetFailed, j.ext.Name(), l.Child.Outcome)
+	}
+	return l.Child.Plan, art.sum[:], nil
+}
+
+// legacyOwnership is for an uninstall whose record carries no "files"
+// map (written by today's Lola): it asks the target what its install
+// would write now and counts each such file whose content is exactly that
+// as lola's. A file that differs (edited, or from another module version)
+// is not, and is kept.
+func (j *job) legacyOwnership(ctx context.Context) error {
+	req := j.req
+	req.Operation = schema.OperationInstall
+	p, _, err := j.launch(ctx, req)
+	if err != nil {
+		return err
+	}
+	j.rep.Launched = nil
+	for i, in := range p.Intents() {
+		if in.Write == nil {
+			continue
+		}
+		pp, err := pathrule.Parse(in.Write.Path)
+		if err != nil || j.managed[pp.String()] {
+			continue
+		}
+		if body, err := p.Body(i); err == nil {
+			j.owned.add(pp.String(), hashHex(body))
+		}
+	}
+	return nil
+}
+
+// runTargetAndApply runs the target on the request and takes its plan
+// through the pipeline (log nil: dry run): an uninstall's plan narrowed to
+// the files lola owns, an install's after the consented symlink
+// replacements, both under the conflict.unowned guard.
+func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
+	p, sum, err := j.launch(ctx, j.req)
+	if err != nil {
+		return err
+	}
+	if j.op == schema.OperationUninstall {
+		np, kept, err := narrowUninstall(j.root, p, j.owned, j.managed)
+		if err != nil {
+			return fmt.Errorf("uninstall: %w", stripPath(err))
+		}
+		p, j.rep.Kept = np, kept
+	}
+	if links := findSymlinks(j.root, p); len(links) > 0 && j.op == schema.OperationInstall {
+		if log != nil && (j.o.ReplaceSymlinks || j.o.ConfirmSymlinks != nil && j.o.ConfirmSymlinks(links)) {
+			replaced, err := replaceSymlinks(j.root, log, j.rep.Correlation, links)
+			if err != nil {
+				j.undoReplaced(log)
+				return err
+			}
+			j.replaced = append(j.replaced, replaced...)
+			j.rep.Replaced = append(j.rep.Replaced, links...)
+		} else {
+			j.rep.Symlinks = links // the path rules refuse the plan: say why and how
+		}
 	}
 	id, err := j.ext.AuditIdentity()
 	if err != nil {
 		return err
 	}
-	layers := l.Layers()
+	var art [32]byte
+	copy(art[:], sum)
+	caps := j.ext.Capabilities()
 	// The grant is judged bytewise, the strictest relation: a path beneath
 	// a prefix bytewise is beneath it under every relation, so no
 	// filesystem's folding can widen it.
 	grant := j.ext.PathGrant(j.o.Config, pathrule.Bytes)
-	who := pipeline.Proposer{Extension: id.WithArtifact(art.sum), Tier: j.ext.AuditTier(), Caps: &caps, Paths: &grant, Layers: layers}
+	who := pipeline.Proposer{Extension: id.WithArtifact(art), Tier: j.ext.AuditTier(), Caps: &caps, Paths: &grant, Layers: j.rep.Launched.Layers()}
 	fs := j.o.FS
 	if fs == "" {
 		fs = pathrule.Auto
 	}
 	if log != nil {
-		j.o.progress(fmt.Sprintf("applying %d intents under the root", l.Child.Plan.Len()))
-		j.created = createdDirs(j.root, l.Child.Plan)
+		j.o.progress(fmt.Sprintf("applying %d intents under the root", p.Len()))
+		j.created = createdDirs(j.root, p)
 	}
-	res, err := pipeline.Apply(ctx, j.root, l.Child.Plan, who, pipeline.Options{
-		FS: fs, DryRun: log == nil, Log: log, Remote: j.o.Remote, Warn: j.o.Warn,
+	guard := func(changes []apply.Change, p *plan.Plan) error {
+		if err := j.guard.check(changes, p); err != nil {
+			return err
+		}
+		if len(j.guard.forced) > 0 && log != nil {
+			// Audited before anything is applied: the log names what
+			// --force took over even if the apply then fails.
+			if _, err := log.Override(j.rep.Correlation, audit.OverrideRecord{Action: audit.OverrideForce, Paths: j.guard.forced}); err != nil {
+				return fmt.Errorf("the --force override could not be audited: %w", err)
+			}
+		}
+		j.rep.Forced = append([]string(nil), j.guard.forced...)
+		return nil
+	}
+	res, err := pipeline.Apply(ctx, j.root, p, who, pipeline.Options{
+		FS: fs, DryRun: log == nil, Log: log, Remote: j.o.Remote, Warn: j.o.Warn, Guard: guard,
 	})
 	if err != nil {
+		j.undoReplaced(log)
 		return err
 	}
+	// A write of exactly what is on disk changes nothing: say so.
+	j.guard.netUnchanged(res.Changes, p)
 	j.rep.Result = &res
+	j.applied = p
+	if res.Outcome == pipeline.OutcomeCommitted || res.Outcome == pipeline.OutcomeDryRun {
+		j.written = writtenFiles(res.Changes, p, j.managed)
+	}
+	if res.Outcome != pipeline.OutcomeCommitted {
+		j.undoReplaced(log)
+	}
 	return nil
+}
+
+// undoReplaced puts back the links this install replaced, when its plan
+// did not commit.
+func (j *job) undoReplaced(log *audit.Log) {
+	if len(j.replaced) == 0 {
+		return
+	}
+	for _, l := range restoreSymlinks(j.root, log, j.rep.Correlation, j.replaced) {
+		j.o.warn(fmt.Sprintf("the symbolic link %s (to %s) could not be put back", l.Path, l.Target))
+	}
+	j.replaced = nil
+	j.rep.Replaced = nil
+}
+
+func mergeFiles(old, new map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range old {
+		out[k] = v
+	}
+	for k, v := range new {
+		out[k] = v
+	}
+	return out
+}
+
+func containsLink(ls []ReplacedLink, l ReplacedLink) bool {
+	for _, x := range ls {
+		if x == l {
+			return true
+		}
+	}
+	return false
 }
 
 func mergeSorted(a, b []string) []string {
@@ -420,28 +657,8 @@ func mergeSorted(a, b []string) []string {
 	return out
 }
 
-// record is the installed.yml entry of this install: what the module
-// holds, as today's Lola records it.
+// record is the installed.yml entry of this install: what the applied plan
+// really wrote (recordFromPlan), in today's Lola's shape.
 func (j *job) record() Record {
-	l := j.mod.Layout()
-	r := Record{
-		Module: j.mod.Name().String(), Assistant: j.o.Assistant, Scope: string(j.scope),
-		Skills: []string{}, Commands: []string{}, Agents: []string{}, MCPs: []string{},
-		HasInstructions: l.Instructions, ProjectPath: j.project,
-	}
-	for _, s := range l.Skills {
-		r.Skills = append(r.Skills, s.Name)
-	}
-	for _, c := range l.Commands {
-		r.Commands = append(r.Commands, c.Name)
-	}
-	for _, a := range l.Agents {
-		r.Agents = append(r.Agents, a.Name)
-	}
-	// mcps stays empty: no target extension installs MCP servers yet, and
-	// the record says what was written, not what the module holds.
-	for _, s := range [][]string{r.Skills, r.Commands, r.Agents} {
-		sort.Strings(s)
-	}
-	return r
+	return recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied)
 }

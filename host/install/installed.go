@@ -56,8 +56,31 @@ type Record struct {
 	// CreatedDirs (lola's own addition) lists the root-relative
 	// directories the install created, so uninstall can remove them once
 	// empty. Today's Lola ignores the key.
-	CreatedDirs []string       `yaml:"created_dirs,omitempty"`
-	Extra       map[string]any `yaml:",inline"`
+	CreatedDirs []string `yaml:"created_dirs,omitempty"`
+	// Files (lola's own addition) maps each root-relative file the install
+	// wrote, managed files excepted, to the sha256 (hex) of the content it
+	// wrote: what lola owns there (see ownership.go). Today's Lola ignores
+	// the key and drops it when it rewrites the file; a record without it
+	// owns nothing.
+	Files map[string]string `yaml:"files,omitempty"`
+	// ReplacedSymlinks (lola's own addition) lists the symbolic links the
+	// user let the install replace (--replace-symlinks), so uninstall can
+	// put them back.
+	ReplacedSymlinks []ReplacedLink `yaml:"replaced_symlinks,omitempty"`
+	Extra            map[string]any `yaml:",inline"`
+}
+
+// ReplacedLink is one symbolic link an install replaced with consent.
+type ReplacedLink struct {
+	Path   string `yaml:"path"`   // root-relative, slash form
+	Target string `yaml:"target"` // the link's text, as it was
+	// Dir is true when the link was replaced by a real directory (it was a
+	// parent of paths the plan wrote); false when it was only removed.
+	Dir bool `yaml:"dir,omitempty"`
+	// Copied is the sha256 of the copy that replaced a managed file's link
+	// ("" when the link was only removed): uninstall restores the link
+	// only while the file holds exactly that copy.
+	Copied string `yaml:"copied,omitempty"`
 }
 
 // stringList reads today's append_context: a list, or the older single

@@ -32,6 +32,16 @@ type Options struct {
 
 	// DryRun resolves and checks everything and changes nothing.
 	DryRun bool
+	// Force (install only) lets the plan change or remove existing files
+	// lola does not own (conflict.unowned); each is named in one audited
+	// override record and owned by lola from then on.
+	Force bool
+	// ReplaceSymlinks (install only) is the user's consent to replace the
+	// symbolic links found on paths the plan writes (see symlinks.go).
+	ReplaceSymlinks bool
+	// ConfirmSymlinks, when set and ReplaceSymlinks is not, is asked (an
+	// interactive prompt) whether the links found may be replaced.
+	ConfirmSymlinks func([]Symlink) bool
 	// FS is the path-equality relation for the root (pipeline.Options.FS);
 	// "" means pathrule.Auto.
 	FS string

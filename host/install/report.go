@@ -35,6 +35,17 @@ type Report struct {
 	// Record is the installed.yml entry written (install), removed
 	// (uninstall), or that would be (dry run); nil when none was.
 	Record *Record
+	// Forced lists the files --force took over (audited).
+	Forced []string
+	// Kept lists the files an uninstall left because they are not lola's
+	// (edited since lola wrote them, or never recorded as written by it).
+	Kept []KeptFile
+	// Symlinks lists the symbolic links found on paths the plan writes
+	// that were not replaced (no consent): the plan was refused for them.
+	Symlinks []Symlink
+	// Replaced lists the links replaced with consent; Restored those an
+	// uninstall put back.
+	Replaced, Restored []Symlink
 }
 
 // HookRun is one install hook: what would run, and how it ended if it ran.

@@ -47,6 +47,12 @@ type Options struct {
 	// Warn receives non-fatal problems (an audit event that could not be
 	// written after the pre-apply record was); nil discards them.
 	Warn func(string)
+	// Guard, when set, sees the prepared plan's tree diff before anything
+	// is applied (and in a dry run). An error carrying rejections refuses
+	// the plan like any other rule (OutcomeRejected, audited); any other
+	// error aborts with nothing applied. It lets a caller add a rule that
+	// needs its own knowledge, such as which files lola owns (host/install).
+	Guard func(changes []apply.Change, p *plan.Plan) error
 }
 
 // Result is what one Apply did.
@@ -153,6 +159,15 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 			return reject(err)
 		}
 		return res, err
+	}
+	if o.Guard != nil {
+		if err := o.Guard(prep.Changes(), p); err != nil {
+			_ = prep.Discard()
+			if len(rejection.All(err)) > 0 {
+				return reject(err)
+			}
+			return res, err
+		}
 	}
 	if o.DryRun {
 		res.Outcome, res.Changes = OutcomeDryRun, prep.Changes()
