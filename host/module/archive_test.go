@@ -41,6 +41,7 @@ var hostiles = []hostile{
 	{name: "duplicate", entries: []entry{file("skills/alpha/SKILL.md", "second")}, rule: schema.RuleConflictSamePath},
 	{name: "case-fold-file", entries: []entry{file("skills/alpha/skill.md", "x")}, rule: schema.RuleConflictSamePath},
 	{name: "case-fold-dir", entries: []entry{file("Skills/beta/SKILL.md", "x")}, rule: schema.RuleConflictSamePath},
+	{name: "full-case-fold", entries: []entry{file("notes/stra\u00dfe.md", "x"), file("notes/STRASSE.md", "y")}, rule: schema.RuleConflictSamePath},
 	{name: "unicode-normalization", entries: []entry{file("caf\u00e9.md", "x"), file("cafe\u0301.md", "y")}, rule: schema.RuleConflictSamePath},
 	{name: "file-then-dir", entries: []entry{file("notes", "x"), file("notes/a.md", "y")}, rule: schema.RuleConflictNested},
 	{name: "dir-then-file", entries: []entry{file("notes/a.md", "y"), file("notes", "x")}, rule: schema.RuleConflictNested},
