@@ -16,14 +16,14 @@
 //   - Every path that enters the store — a folder's files, an archive's
 //     entries, a clone's checkout — passes pathrule.Parse, and no two of
 //     them name one entry under Windows' case folding or APFS's (full
-//     folding: "ß" and "SS" are one name), so a
-//     module valid on one OS is valid on all. Refusals are typed
-//     (*rejection.Violation): path.absolute, path.traversal, path.invalid
-//     (also device files, FIFOs and other special entries, and names too
-//     long for some filesystem), path.symlink
-//     (symbolic and hard links), conflict.same-path (duplicates and
-//     case-fold collisions) and conflict.nested (a file used as a
-//     directory).
+//     folding: "ß" and "SS" are one name), so a module valid on one OS is
+//     valid on all. Refusals are typed (*rejection.Violation):
+//     path.absolute, path.traversal, path.invalid (also device files,
+//     FIFOs and other special entries, and names too long for some
+//     filesystem), path.symlink (symbolic and hard links),
+//     path.cross-device (a mount inside a folder), conflict.same-path
+//     (duplicates and case-fold collisions) and conflict.nested (a file
+//     used as a directory).
 //   - Every intake is bounded (Limits): file count, bytes per file, total
 //     bytes, path length; a bound exceeded is a *LimitError naming the
 //     limit. Sizes are counted as bytes are written, never trusted from an
