@@ -19,8 +19,9 @@ import (
 )
 
 // raceRounds bounds TestFolderSourceSymlinkSwapRace by a count of adds,
-// not by time (about 1 s here). On the code before the descriptor walk, a few rounds were
-// enough to copy the outside file into the store.
+// not by time (1 to 4 s on a loaded 2-core machine). On the code before
+// the descriptor walk, the outside file reached the store within a few
+// rounds (round 3 when measured).
 const raceRounds = 200
 
 // TestFolderSourceSymlinkSwapRace: while `mod add FOLDER` reads the folder,
