@@ -32,7 +32,7 @@ import (
 func copyFolder(src string, s *stager) error {
 	root, err := fsroot.Open(src)
 	if err != nil {
-		return errors.New("folder source: cannot open the folder")
+		return err // fsroot's error names the operation and the cause, never the path
 	}
 	defer root.Close()
 	return copyDir(root.Dir(), "", s)
