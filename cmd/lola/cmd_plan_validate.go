@@ -38,7 +38,9 @@ func newPlanValidateCmd() *cobra.Command {
 		Long: `Validate a plan file as the host would before staging it, without a root and
 without touching any file: strict decoding within the host's default limits,
 then every path against the root-relative path vocabulary (path.absolute,
-path.traversal, path.invalid), then every pair of intents against the
+path.traversal, path.invalid: also a component over 255 bytes, a path of
+4096 bytes or more, and the host's own .lola.lock and .lola-staging-*),
+then every pair of intents against the
 conflict rules (conflict.same-path, conflict.nested) under the equality
 relation of the target filesystem. Every violation is reported, not only the
 first; each names its rule and the intents by index (as emitted) and op.
@@ -48,9 +50,11 @@ first; each names its rule and the intents by index (as emitted) and op.
             windows on Windows); 'lola plan apply' refines it by probing
             the real root
   bytes     byte for byte (Linux ext4)
-  darwin    APFS/HFS+ case-insensitive: simple case folding, NFC = NFD
-  hfsplus   darwin, also ignoring U+200C-U+200F, U+202A-U+202E,
-            U+206A-U+206F and U+FEFF
+  darwin    APFS case-insensitive: full case folding (ß = SS,
+            ﬁ = FI), NFC = NFD
+  hfsplus   HFS+ case-insensitive: simple case folding, NFC = NFD,
+            ignoring U+200C-U+200F, U+202A-U+202E, U+206A-U+206F
+            and U+FEFF
   windows   NTFS: simple one-to-one upper-casing, no normalization
   darwin-case-sensitive   case-sensitive APFS: NFC = NFD, case kept
 

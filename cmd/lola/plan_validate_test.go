@@ -188,3 +188,38 @@ func TestPlanValidateHelpTeaches(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanValidateAgreesWithApplyOnLimitsAndReservedNames: what plan apply
+// cannot do, plan validate refuses (exit 3, path.invalid): the host's
+// reserved names, a component too long for any filesystem, a path too long
+// for PATH_MAX.
+func TestPlanValidateAgreesWithApplyOnLimitsAndReservedNames(t *testing.T) {
+	for _, path := range []string{
+		".lola.lock", ".lola-staging-0123456789abcdef/journal", ".LOLA-STAGING-x",
+		strings.Repeat("n", 256), "d/" + strings.Repeat("n", 256) + "/f",
+		strings.Repeat("d/", 2047) + "ff",
+	} {
+		f := writePlanFile(t, `{"protocol": 1, "intents": [{"op": "write", "path": "`+path+`", "content": "x"}]}`)
+		code, out, errOut := validateCLI(t, "", "--json", f)
+		if code != exitRejected {
+			t.Fatalf("%.40s...: exit %d, want %d (%s)", path, code, exitRejected, errOut)
+		}
+		if _, vs := decodeValidateJSON(t, out); len(vs) != 1 || string(vs[0]["rule"]) != `"path.invalid"` {
+			t.Errorf("%.40s...: %s", path, out)
+		}
+	}
+}
+
+// TestPlanValidateDarwinFoldsFully: APFS's full case folding joins ß and
+// SS, ﬁ and FI; HFS+'s simple folding does not.
+func TestPlanValidateDarwinFoldsFully(t *testing.T) {
+	for _, pair := range [][2]string{{"stra\u00dfe", "STRASSE"}, {"\ufb01le", "FILE"}, {"\u0149", "\u02bcn"}} {
+		f := writePlanFile(t, `{"protocol": 1, "intents": [{"op": "write", "path": "`+pair[0]+`", "content": "x"}, {"op": "write", "path": "`+pair[1]+`", "content": "y"}]}`)
+		if code, out, _ := validateCLI(t, "", "--fs", "darwin", f); code != exitRejected || !strings.Contains(out, "conflict.same-path") {
+			t.Errorf("%s/%s under darwin: exit %d, want %d and conflict.same-path: %s", pair[0], pair[1], code, exitRejected, out)
+		}
+		if code, _, _ := validateCLI(t, "", "--fs", "hfsplus", f); code != exitOK {
+			t.Errorf("%s/%s under hfsplus: exit %d, want %d", pair[0], pair[1], code, exitOK)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pathrule"
@@ -13,10 +12,11 @@ import (
 
 // LockName is the lock file beneath the root; StagingPrefix begins the
 // name of every staging directory. Both are the host's: a plan naming them
-// (under any spelling the filesystem might fold together) is refused.
+// (under any spelling the filesystem might fold together) is refused. They
+// are defined once, in host/pathrule, whose Validate refuses them too.
 const (
-	LockName      = ".lola.lock"
-	StagingPrefix = ".lola-staging-"
+	LockName      = pathrule.LockName
+	StagingPrefix = pathrule.StagingPrefix
 )
 
 // Bodies supplies the decoded content of write intents by plan index;
@@ -179,14 +179,8 @@ func Apply(root *fsroot.Root, v *pathrule.Validated, bodies Bodies, opts Options
 }
 
 // reservedComponent reports whether c names the host's lock or staging
-// under eq or under ASCII case folding.
-func reservedComponent(eq pathrule.Equality, c string) bool {
-	if strings.EqualFold(c, LockName) || len(c) >= len(StagingPrefix) && strings.EqualFold(c[:len(StagingPrefix)], StagingPrefix) {
-		return true
-	}
-	k := eq.Key(c)
-	return k == eq.Key(LockName) || strings.HasPrefix(k, eq.Key(StagingPrefix))
-}
+// under eq or under ASCII case folding: the one definition Validate uses.
+func reservedComponent(eq pathrule.Equality, c string) bool { return pathrule.Reserved(eq, c) }
 
 // RecoveryError is Begin's (and Recover's) failure to recover an
 // interrupted apply: the tree is in neither state, and Report says which

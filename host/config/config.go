@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lola-pm/lola/host/internal/strictyaml"
 	"github.com/lola-pm/lola/host/pathrule"
@@ -16,6 +17,15 @@ import (
 
 // DefaultMaxRedirects is remote.max_redirects when the key is absent.
 const DefaultMaxRedirects = 5
+
+// The remote time bounds config.yaml may set (remote.fetch_timeout,
+// remote.clone_timeout): a Go duration ("90s", "10m") between
+// MinRemoteTimeout and MaxRemoteTimeout. Absent, host/remote's defaults
+// apply (5 minutes per fetch, 15 per clone).
+const (
+	MinRemoteTimeout = time.Second
+	MaxRemoteTimeout = 24 * time.Hour
+)
 
 // MaxConfigBytes bounds config.yaml; a larger file is refused unread.
 const MaxConfigBytes = 1 << 20
@@ -31,6 +41,8 @@ type Config struct {
 type Remote struct {
 	allow        []Admission
 	maxRedirects int
+	fetchTimeout time.Duration // 0: not set
+	cloneTimeout time.Duration // 0: not set
 }
 
 // Extension is the user's narrowing of one extension's authority.
@@ -83,6 +95,14 @@ func (r Remote) Allow() []Admission { return append([]Admission(nil), r.allow...
 // MaxRedirects is the number of redirects a fetch or clone may follow.
 func (r Remote) MaxRedirects() int { return r.maxRedirects }
 
+// FetchTimeout is remote.fetch_timeout, one fetch's whole deadline, and
+// whether the file sets it (otherwise the caller's default applies).
+func (r Remote) FetchTimeout() (time.Duration, bool) { return r.fetchTimeout, r.fetchTimeout > 0 }
+
+// CloneTimeout is remote.clone_timeout, one clone's whole deadline, and
+// whether the file sets it.
+func (r Remote) CloneTimeout() (time.Duration, bool) { return r.cloneTimeout, r.cloneTimeout > 0 }
+
 // Paths returns a copy of the root-relative prefixes the extension is
 // narrowed to.
 func (e Extension) Paths() []pathrule.Path { return append([]pathrule.Path(nil), e.paths...) }
@@ -96,6 +116,8 @@ type rawConfig struct {
 type rawRemote struct {
 	Allow        []string `yaml:"allow"`
 	MaxRedirects *int     `yaml:"max_redirects"`
+	FetchTimeout *string  `yaml:"fetch_timeout"`
+	CloneTimeout *string  `yaml:"clone_timeout"`
 }
 
 type rawExtension struct {
@@ -159,6 +181,12 @@ func validate(raw rawConfig) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
+		if r.fetchTimeout, err = parseTimeout("remote.fetch_timeout", raw.Remote.FetchTimeout); err != nil {
+			return nil, err
+		}
+		if r.cloneTimeout, err = parseTimeout("remote.clone_timeout", raw.Remote.CloneTimeout); err != nil {
+			return nil, err
+		}
 		c.remote = r
 	}
 	for name, re := range raw.Extensions {
@@ -179,6 +207,23 @@ func validate(raw rawConfig) (*Config, error) {
 		c.extensions[name] = e
 	}
 	return c, nil
+}
+
+// parseTimeout reads an optional duration key; absent is 0 (not set).
+// Only Go duration spellings with a unit are accepted ("300s", "5m"), so a
+// bare number cannot be misread as seconds or nanoseconds.
+func parseTimeout(key string, s *string) (time.Duration, error) {
+	if s == nil {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(*s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a duration such as \"300s\" or \"10m\"", key, *s)
+	}
+	if d < MinRemoteTimeout || d > MaxRemoteTimeout {
+		return 0, fmt.Errorf("%s: %s is outside %s..%s", key, d, MinRemoteTimeout, MaxRemoteTimeout)
+	}
+	return d, nil
 }
 
 // checkExtensionName refuses names that could not be an extension's

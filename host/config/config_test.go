@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseDesignExample(t *testing.T) {
@@ -77,6 +78,13 @@ func TestRefusals(t *testing.T) {
 		{"empty paths", "extensions: {a: {paths: []}}\n", "at least one"},
 		{"bad extension name", "extensions: {'a/b': {paths: [x]}}\n", "extension name"},
 		{"allow not a list", "remote: {allow: 127.0.0.1/32}\n", "cannot unmarshal"},
+		{"timeout without unit", "remote: {fetch_timeout: '300'}\n", "remote.fetch_timeout"},
+		{"timeout bare number", "remote: {clone_timeout: 300}\n", "remote.clone_timeout"},
+		{"timeout zero", "remote: {fetch_timeout: 0s}\n", "outside"},
+		{"timeout negative", "remote: {fetch_timeout: -5m}\n", "outside"},
+		{"timeout too long", "remote: {clone_timeout: 25h}\n", "outside"},
+		{"timeout not a duration", "remote: {fetch_timeout: soon}\n", "not a duration"},
+		{"timeout misspelt", "remote: {fetch_timout: 5m}\n", `"fetch_timout"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -170,5 +178,30 @@ func TestNewRemote(t *testing.T) {
 	}
 	if _, err := NewRemote([]Admission{{}}, 1); err == nil {
 		t.Error("a zero Admission accepted")
+	}
+}
+
+func TestRemoteTimeouts(t *testing.T) {
+	c, err := Parse(strings.NewReader("remote: {fetch_timeout: 90s, clone_timeout: 1h30m}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := c.Remote().FetchTimeout(); !ok || d != 90*time.Second {
+		t.Errorf("fetch_timeout = %s %v", d, ok)
+	}
+	if d, ok := c.Remote().CloneTimeout(); !ok || d != 90*time.Minute {
+		t.Errorf("clone_timeout = %s %v", d, ok)
+	}
+	for _, doc := range []string{"", "remote: {max_redirects: 2}\n"} {
+		c, err := Parse(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.Remote().FetchTimeout(); ok {
+			t.Errorf("%q: a fetch timeout set by an absent key", doc)
+		}
+		if _, ok := c.Remote().CloneTimeout(); ok {
+			t.Errorf("%q: a clone timeout set by an absent key", doc)
+		}
 	}
 }

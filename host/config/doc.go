@@ -1,5 +1,6 @@
 // Package config reads the host's own configuration, $LOLA_HOME/config.yaml:
-// the operator's remote policy (re-admitted destinations, redirect depth) and
+// the operator's remote policy (re-admitted destinations, redirect depth,
+// the time bounds of a fetch and of a clone) and
 // the user's narrowing of extensions' path grants.
 //
 // Guarantees:

@@ -33,9 +33,10 @@ const MaxCurrentFileBytes = 4 << 20
 //   - A managed file that does not exist (or under a directory that does
 //     not) is omitted: the extension sees it as absent and creates it.
 //   - A managed path that is a directory, a device, a FIFO or anything but
-//     a regular file is an error, as is a file larger than
-//     MaxCurrentFileBytes (checked before reading and bounded while
-//     reading, so a file growing underneath cannot exceed it).
+//     a regular file is refused as path.invalid, and so is a file larger
+//     than MaxCurrentFileBytes (checked before reading and bounded while
+//     reading, so a file growing underneath cannot exceed it): the tree,
+//     not the host, is at fault, and the user can fix it.
 //   - Content that is valid UTF-8 is passed as is (encoding utf8, left
 //     empty on the wire); any other bytes are passed base64-encoded, so
 //     the extension can reproduce them byte for byte.
@@ -77,10 +78,10 @@ func readCurrent(rs *fsroot.Resolver, p pathrule.Path) (schema.File, bool, error
 		return schema.File{}, false, nil
 	}
 	if k := res.Entry().Kind; k != fsroot.KindFile {
-		return schema.File{}, false, fmt.Errorf("is a %s, not a regular file", k)
+		return schema.File{}, false, notRegular(p, kindName(k))
 	}
 	if res.Entry().Size > MaxCurrentFileBytes {
-		return schema.File{}, false, fmt.Errorf("exceeds %d bytes", MaxCurrentFileBytes)
+		return schema.File{}, false, tooLarge(p)
 	}
 	fh, err := res.Base().OpenFile(res.Name())
 	if err != nil {
@@ -98,7 +99,7 @@ func readCurrent(rs *fsroot.Resolver, p pathrule.Path) (schema.File, bool, error
 		return schema.File{}, false, errors.New("cannot be examined")
 	}
 	if !st.Mode().IsRegular() {
-		return schema.File{}, false, errors.New("is not a regular file")
+		return schema.File{}, false, notRegular(p, "special file")
 	}
 	// Sized from the open file, so one read usually fills it; still bounded
 	// by the limit if the file grows underneath.
@@ -109,7 +110,7 @@ func readCurrent(rs *fsroot.Resolver, p pathrule.Path) (schema.File, bool, error
 	}
 	b := buf.Bytes()
 	if len(b) > MaxCurrentFileBytes {
-		return schema.File{}, false, fmt.Errorf("exceeds %d bytes", MaxCurrentFileBytes)
+		return schema.File{}, false, tooLarge(p)
 	}
 	f := schema.File{Path: p.String()}
 	if utf8.Valid(b) {
@@ -119,4 +120,24 @@ func readCurrent(rs *fsroot.Resolver, p pathrule.Path) (schema.File, bool, error
 		f.Encoding = schema.EncodingBase64
 	}
 	return f, true, nil
+}
+
+// notRegular refuses a managed path that is not a regular file.
+func notRegular(p pathrule.Path, what string) error {
+	return rejection.New(schema.RulePathInvalid, "managed file "+quote(p.String())+" is a "+what+", not a regular file")
+}
+
+// tooLarge refuses a managed file over MaxCurrentFileBytes.
+func tooLarge(p pathrule.Path) error {
+	return rejection.New(schema.RulePathInvalid, fmt.Sprintf("managed file %s exceeds %d bytes, the most an extension is handed", quote(p.String()), MaxCurrentFileBytes))
+}
+
+func kindName(k fsroot.Kind) string {
+	switch k {
+	case fsroot.KindDir:
+		return "directory"
+	case fsroot.KindSymlink:
+		return "symbolic link"
+	}
+	return "special file (device, FIFO or socket)"
 }

@@ -150,10 +150,10 @@ func TestCurrentFilesRefusesHostileTrees(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(root, "CLAUDE.md"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-		}, 0, "not a regular file"},
+		}, schema.RulePathInvalid, `"CLAUDE.md" is a directory, not a regular file`},
 		{"managed path is a FIFO", "CLAUDE.md", func(t *testing.T, root string) {
 			mkfifo(t, filepath.Join(root, "CLAUDE.md"))
-		}, 0, "not a regular file"},
+		}, schema.RulePathInvalid, `"CLAUDE.md" is a special file (device, FIFO or socket), not a regular file`},
 		{"too large", "CLAUDE.md", func(t *testing.T, root string) {
 			f, err := os.Create(filepath.Join(root, "CLAUDE.md"))
 			if err != nil {
@@ -163,7 +163,7 @@ func TestCurrentFilesRefusesHostileTrees(t *testing.T) {
 			if err := f.Truncate(MaxCurrentFileBytes + 1); err != nil {
 				t.Fatal(err)
 			}
-		}, 0, "exceeds"},
+		}, schema.RulePathInvalid, `"CLAUDE.md" exceeds 4194304 bytes`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

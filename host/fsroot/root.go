@@ -174,7 +174,7 @@ func (rs *Resolver) dirAt(comps []string) (*Dir, int, error) {
 			return d, len(comps), nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, 0, err
+			return nil, 0, rs.root.dir.narrowRefusal(comps, err)
 		}
 		rs.known[key] = true
 	}

@@ -3,7 +3,9 @@ package module
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,6 +41,7 @@ var hostiles = []hostile{
 	{name: "duplicate", entries: []entry{file("skills/alpha/SKILL.md", "second")}, rule: schema.RuleConflictSamePath},
 	{name: "case-fold-file", entries: []entry{file("skills/alpha/skill.md", "x")}, rule: schema.RuleConflictSamePath},
 	{name: "case-fold-dir", entries: []entry{file("Skills/beta/SKILL.md", "x")}, rule: schema.RuleConflictSamePath},
+	{name: "full-case-fold", entries: []entry{file("notes/stra\u00dfe.md", "x"), file("notes/STRASSE.md", "y")}, rule: schema.RuleConflictSamePath},
 	{name: "unicode-normalization", entries: []entry{file("caf\u00e9.md", "x"), file("cafe\u0301.md", "y")}, rule: schema.RuleConflictSamePath},
 	{name: "file-then-dir", entries: []entry{file("notes", "x"), file("notes/a.md", "y")}, rule: schema.RuleConflictNested},
 	{name: "dir-then-file", entries: []entry{file("notes/a.md", "y"), file("notes", "x")}, rule: schema.RuleConflictNested},
@@ -160,5 +163,45 @@ func TestArchiveOfOnlySkillsIsNotUnwrapped(t *testing.T) {
 		if l := added.Module.Layout(); len(l.Skills) != 1 || l.Skills[0].Name != "alpha" {
 			t.Fatalf("%s: layout %+v", top, l)
 		}
+	}
+}
+
+// TestEverySourceLeavesOutGitDirs: zip, tar and folder sources agree on
+// version-control state: a .git directory, at the top or deeper, and all
+// beneath it stay out of the store; a file named .git is content.
+func TestEverySourceLeavesOutGitDirs(t *testing.T) {
+	entries := append(append([]entry(nil), goodEntries...),
+		dir(".git"), file(".git/HEAD", "ref: refs/heads/main\n"), file(".git/hooks/post-checkout", "#!/bin/sh\n"),
+		file("skills/alpha/.git/config", "[core]\n"), file("vendor/.git", "gitdir: ../.git/modules/vendor\n"))
+	for _, format := range []string{"folder", "zip", "tar", "tar.gz"} {
+		t.Run(format, func(t *testing.T) {
+			s, _ := newStore(t)
+			path := filepath.Join(t.TempDir(), "m."+format)
+			switch format {
+			case "folder":
+				path = filepath.Join(t.TempDir(), "m")
+				writeTree(t, path, entries)
+			case "zip":
+				writeZip(t, path, entries)
+			default:
+				writeTar(t, path, format == "tar.gz", entries)
+			}
+			added, err := s.Add(context.Background(), mustSource(t, path), AddOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			filepath.WalkDir(added.Module.Dir(), func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					rel, _ := filepath.Rel(added.Module.Dir(), p)
+					got = append(got, filepath.ToSlash(rel))
+				}
+				return nil
+			})
+			slices.Sort(got)
+			if want := []string{"skills/alpha/SKILL.md", "vendor/.git"}; !slices.Equal(got, want) {
+				t.Fatalf("stored %q, want %q", got, want)
+			}
+		})
 	}
 }

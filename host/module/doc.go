@@ -15,13 +15,15 @@
 // Guarantees:
 //   - Every path that enters the store — a folder's files, an archive's
 //     entries, a clone's checkout — passes pathrule.Parse, and no two of
-//     them name one entry under Windows' or Darwin's case folding, so a
-//     module valid on one OS is valid on all. Refusals are typed
-//     (*rejection.Violation): path.absolute, path.traversal, path.invalid
-//     (also device files, FIFOs and other special entries), path.symlink
-//     (symbolic and hard links), conflict.same-path (duplicates and
-//     case-fold collisions) and conflict.nested (a file used as a
-//     directory).
+//     them name one entry under Windows' case folding or APFS's (full
+//     folding: "ß" and "SS" are one name), so a module valid on one OS is
+//     valid on all. Refusals are typed (*rejection.Violation):
+//     path.absolute, path.traversal, path.invalid (also device files,
+//     FIFOs and other special entries, and names too long for some
+//     filesystem), path.symlink (symbolic and hard links),
+//     path.cross-device (a mount inside a folder), conflict.same-path
+//     (duplicates and case-fold collisions) and conflict.nested (a file
+//     used as a directory).
 //   - Every intake is bounded (Limits): file count, bytes per file, total
 //     bytes, path length; a bound exceeded is a *LimitError naming the
 //     limit. Sizes are counted as bytes are written, never trusted from an
@@ -32,6 +34,17 @@
 //     renameat2 RENAME_EXCHANGE).
 //   - Symbolic links are never followed: the store refuses them at intake
 //     and again when it reads a stored module.
+//   - A folder source (and a clone's checkout) is read with host/fsroot's
+//     descriptor discipline: every directory is opened beneath its
+//     parent's descriptor with openat2 RESOLVE_BENEATH|NO_SYMLINKS|NO_XDEV
+//     and every entry examined and opened relative to it, so a directory
+//     swapped for a symlink while the folder is read is refused
+//     (path.symlink), never read through, and a bind mount or another
+//     filesystem inside the folder is refused (path.cross-device), as a
+//     plan touching it would be.
+//   - Every source leaves out .git directories and what lies beneath them
+//     (version-control state, not module content); a file named .git is
+//     kept.
 //   - Errors carry module-relative paths, never host absolute paths.
 //
 // Non-guarantees: the store is lola's own state; a process that rewrites

@@ -98,6 +98,9 @@ func TestParseSource(t *testing.T) {
 		"https://github.com/u/r.git": "https://github.com/u/r.git",
 		"ssh://git@host/u/r.git":     "ssh://git@host/u/r.git",
 		"git@github.com:u/r.git":     "ssh://git@github.com/u/r.git",
+		"git@[::1]:r.git":            "ssh://git@[::1]/r.git",
+		"git@[fe80::1]:/srv/r.git":   "ssh://git@[fe80::1]/srv/r.git",
+		"git@host:[x]/r.git":         "ssh://git@host/[x]/r.git",
 	} {
 		src, err := ParseSource(in)
 		if err != nil || src.Kind() != SourceGit || src.Location() != want {
@@ -107,6 +110,15 @@ func TestParseSource(t *testing.T) {
 	for _, in := range []string{"http://example.org/r.git", "git://example.org/r.git", "file:///tmp/r"} {
 		_, err := ParseSource(in)
 		assertRule(t, err, schema.RuleRemoteScheme)
+	}
+	// Not scp-like: a local path (absent here, so "not found").
+	for _, in := range []string{"git@[::1]r.git", "git@[]:r.git", "a/git@host:r", "git@:r", "u:x@host:r"} {
+		if src, err := ParseSource(in); err == nil || src.Kind() == SourceGit {
+			t.Errorf("ParseSource(%q) = %v %q: not an scp-like URL", in, src.Kind(), src.Location())
+		}
+	}
+	if n, err := DeriveName("git@[::1]:team/tools.git"); err != nil || n.String() != "tools" {
+		t.Errorf("DeriveName of a bracketed host: %v %v", n, err)
 	}
 	if _, err := ParseSource("https://example.org/m.zip"); err == nil {
 		t.Error("archive URL accepted")

@@ -118,18 +118,32 @@ func isArchiveName(p string) bool {
 }
 
 // scpLike rewrites git's user@host:path spelling to ssh://user@host/path.
-// It needs an "@" before the first ":" and no "/" before it, which no
-// local path of a sane user has; a local path that looks like one can be
-// written ./user@host:path.
+// It needs a user before an "@", then a host, then ":"; the user and host
+// hold no "/" or "\\", which no local path of a sane user does (a local
+// path that looks like one can be written ./user@host:path). An IPv6 host
+// is bracketed, as git spells it: git@[::1]:r.git is ssh://git@[::1]/r.git.
 func scpLike(s string) (string, bool) {
-	colon := strings.Index(s, ":")
-	if colon <= 0 {
+	at := strings.Index(s, "@")
+	if at <= 0 {
 		return "", false
 	}
-	head := s[:colon]
-	at := strings.Index(head, "@")
-	if at <= 0 || at == len(head)-1 || strings.ContainsAny(head, "/\\") {
+	user, rest := s[:at], s[at+1:]
+	var host, p string
+	if strings.HasPrefix(rest, "[") {
+		end := strings.Index(rest, "]")
+		if end < 2 || end+1 >= len(rest) || rest[end+1] != ':' {
+			return "", false
+		}
+		host, p = rest[:end+1], rest[end+2:]
+	} else {
+		colon := strings.Index(rest, ":")
+		if colon <= 0 {
+			return "", false
+		}
+		host, p = rest[:colon], rest[colon+1:]
+	}
+	if strings.ContainsAny(user, ":/\\") || strings.ContainsAny(host, "/\\@") {
 		return "", false
 	}
-	return "ssh://" + head + "/" + strings.TrimPrefix(s[colon+1:], "/"), true
+	return "ssh://" + user + "@" + host + "/" + strings.TrimPrefix(p, "/"), true
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // unpackTar stages every entry of the tar archive at path, gzip-compressed
-// or not (recognised by its magic bytes, whatever the extension says).
+// or not, except .git directories and what lies beneath them (inGitDir), (recognised by its magic bytes, whatever the extension says).
 // Regular files and directories are staged; symbolic and hard links are
 // refused (path.symlink), and so are character and block devices, FIFOs,
 // sparse files and any type this reader does not know (path.invalid).
@@ -62,6 +62,9 @@ func unpackTar(path string, s *stager) error {
 
 func unpackTarEntry(hdr *tar.Header, tr *tar.Reader, s *stager) error {
 	name, isDir := archiveName(hdr.Name)
+	if hdr.Typeflag != tar.TypeXGlobalHeader && inGitDir(name, isDir || hdr.Typeflag == tar.TypeDir) {
+		return s.count(name) // version-control state, skipped as a folder's is; still counted
+	}
 	switch hdr.Typeflag {
 	case tar.TypeXGlobalHeader:
 		// PAX global defaults: metadata, not an entry. Counted so that a

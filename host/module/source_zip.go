@@ -10,7 +10,8 @@ import (
 	"github.com/lola-pm/lola/schema"
 )
 
-// unpackZip stages every entry of the zip archive at path. Entries are
+// unpackZip stages every entry of the zip archive at path, except .git
+// directories and what lies beneath them (inGitDir). Entries are
 // refused, with the rule named, when their name is outside the path
 // vocabulary, when they are symbolic links (Unix mode bits in the external
 // attributes) or special files, and when they collide; sizes are bounded
@@ -38,6 +39,9 @@ func unpackZip(path string, s *stager) error {
 func unpackZipEntry(f *zip.File, s *stager) error {
 	name, isDir := archiveName(f.Name)
 	mode := f.Mode()
+	if inGitDir(name, isDir || mode.IsDir()) {
+		return s.count(name) // version-control state, skipped as a folder's is; still counted
+	}
 	switch {
 	case mode&fs.ModeSymlink != 0:
 		return entryViolation(schema.RulePathSymlink, name, "symbolic link")
@@ -59,6 +63,21 @@ func unpackZipEntry(f *zip.File, s *stager) error {
 	}
 	defer rc.Close()
 	return s.file(name, declared, mode&0o111 != 0, rc)
+}
+
+// inGitDir reports whether the archive entry name is a directory named
+// .git or lies beneath one: version-control state, which every source
+// leaves out (a folder's walk skips .git directories the same way). A
+// regular file named .git (a submodule's pointer) is kept, as a folder's
+// would be.
+func inGitDir(name string, isDir bool) bool {
+	comps := strings.Split(name, "/")
+	for i, c := range comps {
+		if c == ".git" && (i < len(comps)-1 || isDir) {
+			return true
+		}
+	}
+	return false
 }
 
 // archiveName normalizes an archive entry name the way archivers write

@@ -20,7 +20,32 @@
 //     sorted by their per-component keys, so the work is O(n log n) in the
 //     number of paths plus the total number of components.
 //
+// Which relation each filesystem uses, and the evidence:
+//   - APFS, case-insensitive (macOS's default; Darwin): canonical
+//     equivalence plus full case folding. The linux-apfs driver, which
+//     reads and writes Apple's volumes, builds its folding table from
+//     CaseFolding.txt keeping statuses C and F and dropping S and T (its
+//     table generator says "We are doing full case folding"), applied to
+//     the NFD of each name (Unicode 9.0 data); Apple's APFS reference
+//     describes case-insensitive names as normalization- and
+//     case-insensitive with hashes over the folded NFD form. So "ß", "SS"
+//     and "ss" are one name, as are "ﬁ" and "FI". Our data is Go's newer
+//     Unicode: code points assigned after 9.0 may fold here and not on an
+//     older Mac, which errs towards refusing.
+//   - HFS+ (HFSPlus): Apple's TN1150 compares case-insensitively with a
+//     table that maps each UTF-16 unit to at most one unit, after
+//     canonical decomposition and dropping a short list of ignorable code
+//     points; that is simple folding, so "ß" and "ss" are two names there.
+//     Our simple folding also joins pairs TN1150's older table may not
+//     (ß and ẞ), which again errs towards refusing.
+//   - NTFS (Windows): the volume's $UpCase table, one code point to one,
+//     no normalization.
+//
+// Default relation ("auto", Platform): PlatformFor(GOOS) is Darwin on
+// macOS and iOS, Windows on Windows and Bytes elsewhere; the executor's
+// probe of the real root refines it (ForFindings).
+//
 // Non-guarantees: a lexically valid path may still be refused by the
-// executor (a symlink, a reparse point, another device, a name too long for
-// the filesystem).
+// executor (a symlink, a reparse point, another device). Overlong names
+// are lexical (lexical.MaxComponentBytes, lexical.MaxPathBytes).
 package pathrule

@@ -2,6 +2,7 @@ package pathrule
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 )
 
@@ -28,14 +29,18 @@ var (
 	// Bytes: components are equal when their bytes are (Linux ext4 and
 	// most Unix filesystems by default).
 	Bytes Equality = bytesEq{}
-	// Darwin: APFS and HFS+ in their default case-insensitive form, as
-	// far as this relation goes: simple case folding and canonical Unicode
-	// equivalence (NFC and NFD spellings are one name). Full case folding
-	// is not applied: "ß" and "ss" stay two names.
-	Darwin Equality = foldEq{name: "darwin", normalize: true}
-	// HFSPlus: Darwin, plus HFS+'s habit of ignoring the code points
-	// U+200C–U+200F, U+202A–U+202E, U+206A–U+206F and U+FEFF, so ".git"
-	// and ".g\u200cit" are one name.
+	// Darwin: APFS in its default case-insensitive form: full case
+	// folding (CaseFolding.txt statuses C and F) and canonical Unicode
+	// equivalence, so NFC and NFD spellings are one name and so are "ß"
+	// and "SS", "ﬁ" and "FI", "ŉ" and "ʼn". See the package doc for the
+	// evidence.
+	Darwin Equality = foldEq{name: "darwin", normalize: true, full: true}
+	// HFSPlus: HFS+ in its case-insensitive form: simple (one-to-one)
+	// case folding and canonical equivalence, plus HFS+'s habit of
+	// ignoring the code points U+200C–U+200F, U+202A–U+202E,
+	// U+206A–U+206F and U+FEFF, so ".git" and ".g\u200cit" are one name.
+	// HFS+ maps each UTF-16 unit to at most one unit, so "ß" and "ss"
+	// stay two names there.
 	HFSPlus Equality = foldEq{name: "hfsplus", normalize: true, dropIgnorable: true}
 	// Windows: NTFS as Windows uses it: each code point upper-cased by its
 	// simple one-to-one mapping (the volume's $UpCase table), no Unicode
@@ -46,6 +51,27 @@ var (
 	// normalization-insensitive. Chosen by ForFindings; selectable by name.
 	DarwinCaseSensitive Equality = foldEq{name: "darwin-case-sensitive", normalize: true, keepCase: true}
 )
+
+// Platform is the relation "auto" means on this build's GOOS before a
+// probe refines it: PlatformFor(runtime.GOOS).
+func Platform() Equality { return PlatformFor(runtime.GOOS) }
+
+// PlatformFor is the relation "auto" means on goos (a GOOS value): on
+// macOS (and iOS) the default APFS volume is case-insensitive under full
+// folding and normalization-insensitive (Darwin); on Windows NTFS is
+// case-insensitive by simple upper-casing (Windows); elsewhere (Linux and
+// the other Unix systems) names are compared by their bytes (Bytes). It is
+// a plain function of its argument so that every platform's default can
+// be tested on any one of them.
+func PlatformFor(goos string) Equality {
+	switch goos {
+	case "darwin", "ios":
+		return Darwin
+	case "windows":
+		return Windows
+	}
+	return Bytes
+}
 
 // Auto is the name ParseEquality maps to Platform().
 const Auto = "auto"

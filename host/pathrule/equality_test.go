@@ -58,10 +58,16 @@ func TestEqualityCases(t *testing.T) {
 		{"README.md", "Readme.md", false, true, true, true, false},
 		{nfc, nfd, false, true, true, false, true},
 		{"CAF\u00c9", nfd, false, true, true, false, false},
-		{"stra\u00dfe", "strasse", false, false, false, false, false},
-		{"\u00df", "ss", false, false, false, false, false},
-		{"\u00df", "\u1e9e", false, true, true, false, false}, // ß, ẞ: one simple-fold class; NTFS does not upper-case ß
-		{"\ufb03", "ffi", false, false, false, false, false},
+		{"stra\u00dfe", "strasse", false, true, false, false, false}, // APFS folds fully; HFS+ one unit to one,
+		{"\u00df", "ss", false, true, false, false, false},
+		{"\u00df", "SS", false, true, false, false, false},
+		{"\ufb01", "FI", false, true, false, false, false},
+		{"\u0149", "\u02bcn", false, true, false, false, false},
+		{"\u0130", "i\u0307", false, true, true, false, false}, // İ is canonically I + U+0307; F maps to i + COMBINING DOT ABOVE (T, the Turkic i, is not applied)
+		{"\u0130", "i", false, false, false, false, false},
+		{"\u03b1\u03b9\u0301", "\u03b1\u0301\u03b9", false, false, false, false, false}, // αί, άι: folding must not reorder a starter into a mark,
+		{"\u00df", "\u1e9e", false, true, true, false, false},                           // ß, ẞ: one simple-fold class; NTFS does not upper-case ß
+		{"\ufb03", "ffi", false, true, false, false, false},
 		{"\u212a", "k", false, true, true, false, false},     // KELVIN SIGN: folds to k; upper-cases to itself
 		{"\u212a", "K", false, true, true, false, true},      // and KELVIN SIGN is canonically K
 		{"\u017f", "s", false, true, true, true, false},      // LONG S: folds to s; upper-cases to S

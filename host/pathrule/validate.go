@@ -77,8 +77,9 @@ func (s Step) Paths() []Path { return append([]Path(nil), s.paths[:s.n]...) }
 // ancestor, then k is smaller) and this one is the no-op that runs second.
 func (s Step) ExcusedPrefix(i int) int { return s.excused[:s.n][i] }
 
-// Validate checks every touched path of p against the vocabulary and every
-// pair of touched paths against the conflict rules, under eq. It returns a
+// Validate checks every touched path of p against the vocabulary (a path
+// whose first component is Reserved under eq is path.invalid too) and
+// every pair of touched paths against the conflict rules, under eq. It returns a
 // *Validated when nothing is violated, and otherwise a *rejection.Set holding
 // every path violation and the conflicts (up to MaxReportedConflicts), each
 // naming its intents by index and op. Conflicts are judged among the paths
@@ -126,6 +127,10 @@ func Validate(p *plan.Plan, eq Equality) (*Validated, error) {
 			if err != nil {
 				v := err.(*rejection.Violation)
 				set.Add(rejection.New(v.Rule, field+": "+v.Detail, ref))
+				continue
+			}
+			if Reserved(eq, path.Component(0)) {
+				set.Add(rejection.New(schema.RulePathInvalid, field+": "+reservedDetail(path.Component(0)), ref))
 				continue
 			}
 			st.paths[slot] = path

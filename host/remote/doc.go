@@ -22,7 +22,9 @@
 //     the hop's own URL and never carried from one hop to the next; there is
 //     no cookie jar.
 //   - Bounds: every fetch and clone has a byte bound and a deadline
-//     (Limits); exceeding either abandons the operation with remote.bound.
+//     (Limits; the deadlines are configurable in config.yaml as
+//     remote.fetch_timeout and remote.clone_timeout); exceeding either
+//     abandons the operation with remote.bound.
 //   - Secrecy: no error, report or hop notification carries a credential or a
 //     content body.
 //

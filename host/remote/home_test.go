@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/schema"
@@ -41,6 +42,33 @@ func TestOptionsFromHome(t *testing.T) {
 		_, err := OptionsFromHome(home, cfg, DefaultLimits())
 		if err == nil || strings.Contains(err.Error(), home) {
 			t.Fatalf("a world-readable store: %v", err)
+		}
+	}
+}
+
+// TestOptionsFromHomeTimeouts: config.yaml's time bounds replace the
+// defaults; without them the defaults stand (5 minutes per fetch).
+func TestOptionsFromHomeTimeouts(t *testing.T) {
+	for _, c := range []struct {
+		doc          string
+		fetch, clone time.Duration
+	}{
+		{"remote: {fetch_timeout: 42s, clone_timeout: 2h}\n", 42 * time.Second, 2 * time.Hour},
+		{"remote: {clone_timeout: 1m}\n", 5 * time.Minute, time.Minute},
+		{"", 5 * time.Minute, 15 * time.Minute},
+	} {
+		home := t.TempDir()
+		os.WriteFile(filepath.Join(home, config.ConfigFile), []byte(c.doc), 0o600)
+		cfg, err := config.Load(home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := OptionsFromHome(home, cfg, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Limits.FetchTimeout() != c.fetch || o.Limits.CloneTimeout() != c.clone {
+			t.Errorf("%q: fetch %s clone %s, want %s %s", c.doc, o.Limits.FetchTimeout(), o.Limits.CloneTimeout(), c.fetch, c.clone)
 		}
 	}
 }

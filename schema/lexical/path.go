@@ -23,7 +23,9 @@ import (
 //     path, an empty or "." component including a trailing "/", invalid
 //     UTF-8, a control character, a backslash, one of <>:"|?*, a trailing
 //     dot or space, a device name such as CON, nul.txt, COM1, LPT¹ or
-//     CONIN$).
+//     CONIN$), and a path too long for some supported filesystem: a
+//     component longer than MaxComponentBytes or a whole path of
+//     MaxPathBytes or more.
 //
 // When p has several faults the rule is chosen in the order above, and
 // within path.invalid the first faulty component decides. The detail never
@@ -49,6 +51,9 @@ func Path(p string) (schema.Rule, string) {
 	if !utf8.ValidString(p) {
 		return schema.RulePathInvalid, "path is not valid UTF-8"
 	}
+	if len(p) >= MaxPathBytes {
+		return schema.RulePathInvalid, "path is " + strconv.Itoa(len(p)) + " bytes long; the limit is " + strconv.Itoa(MaxPathBytes-1)
+	}
 	for c := range strings.SplitSeq(p, "/") {
 		if why := componentFault(c); why != "" {
 			return schema.RulePathInvalid, why
@@ -65,6 +70,9 @@ func componentFault(c string) string {
 		return "empty component"
 	case ".":
 		return "'.' component"
+	}
+	if len(c) > MaxComponentBytes {
+		return "component " + Quote(c, PathEcho) + " is " + strconv.Itoa(len(c)) + " bytes long; the limit is " + strconv.Itoa(MaxComponentBytes)
 	}
 	for _, r := range c {
 		switch {
@@ -84,6 +92,26 @@ func componentFault(c string) string {
 	}
 	return ""
 }
+
+// The length bounds, chosen so that a path that passes can be created on
+// every supported filesystem instead of validating and then failing at
+// apply with "file name too long":
+//   - MaxComponentBytes: Linux (ext4, btrfs, xfs, tmpfs) and APFS allow 255
+//     bytes of UTF-8 per name; HFS+ and NTFS allow 255 UTF-16 code units.
+//     A code point never takes more UTF-16 units than UTF-8 bytes, so 255
+//     UTF-8 bytes fits all of them.
+//   - MaxPathBytes: Linux refuses a path argument of PATH_MAX (4096) bytes
+//     or more, counting its terminating NUL, with ENAMETOOLONG; a plan
+//     path is handed to openat2 beneath the root as one argument, so it
+//     must be shorter. macOS's PATH_MAX is 1024, but there the executor
+//     walks a path one component at a time, so only the component bound
+//     applies; Windows takes up to 32767 UTF-16 units through \\?\ paths.
+//     The root's own name is not counted: every path is resolved relative
+//     to the root's descriptor.
+const (
+	MaxComponentBytes = 255
+	MaxPathBytes      = 4096
+)
 
 // WindowsForbidden are the printable characters Win32 refuses in a name.
 // ':' is among them, which also refuses alternate data streams

@@ -107,6 +107,11 @@ func TestPathRefuses(t *testing.T) {
 		{"CONIN$", schema.RulePathInvalid, "device name"},
 		{"conout$", schema.RulePathInvalid, "device name"},
 		{"CONOUT$.txt", schema.RulePathInvalid, "device name"},
+		// Too long for some supported filesystem.
+		{strings.Repeat("a", 256), schema.RulePathInvalid, "256 bytes long; the limit is 255"},
+		{"d/" + strings.Repeat("é", 128), schema.RulePathInvalid, "256 bytes long"},
+		{strings.Repeat("abcdefg/", 512), schema.RulePathInvalid, "path is 4096 bytes long; the limit is 4095"},
+		{strings.Repeat("a/", 2047) + "ab", schema.RulePathInvalid, "path is 4096 bytes long"},
 		// The first faulty component decides.
 		{"a?/con", schema.RulePathInvalid, `'?'`},
 		{"con/a?", schema.RulePathInvalid, "device name"},
@@ -127,6 +132,7 @@ func TestPathRefuses(t *testing.T) {
 // every platform stores as an ordinary file.
 func TestPathAllowsLookAlikes(t *testing.T) {
 	for _, s := range []string{
+		strings.Repeat("a", 255), strings.Repeat("é", 127) + "a", strings.Repeat("a/", 2047) + "a",
 		"a", "a/b/c", "skills/foo/SKILL.md", ".git", ".a", "..a", "a..b", ".hidden/x", "...a",
 		"com0", "COM0.txt", "comm", "com10", "conout.c", "coninx", "con$", "lptN", "lpt", "lpt0",
 		"console", "nul_", "nulx.txt", "auxiliary", "dollar$", "$MFT", "prn-notes", "xcon", "co n",

@@ -181,8 +181,15 @@ export function checkPath(p: string): string {
   }
   const comps = p.split("/");
   for (let i = 0; i < comps.length; i++) {
+    if (comps[i] == "..") return "path.traversal: " + p;
+  }
+  // The host's bounds (schema/lexical), in UTF-8 bytes: 255 per component
+  // fits every supported filesystem, and Linux refuses a path argument of
+  // PATH_MAX (4096) bytes or more.
+  if (String.UTF8.byteLength(p) >= 4096) return "path.invalid: longer than 4095 bytes";
+  for (let i = 0; i < comps.length; i++) {
     const c = comps[i];
-    if (c == "..") return "path.traversal: " + p;
+    if (String.UTF8.byteLength(c) > 255) return "path.invalid: a component longer than 255 bytes in " + p;
     if (c.length == 0 || c == ".") return "path.invalid: empty or '.' component in " + p;
     for (let j = 0; j < c.length; j++) {
       const ch = c.charCodeAt(j);

@@ -176,9 +176,18 @@ pub fn check_path(p: &str) -> Result<(), Error> {
     {
         return bad("path.absolute", "absolute path");
     }
+    if p.split('/').any(|c| c == "..") {
+        return bad("path.traversal", "'..' component");
+    }
+    // The host's bounds (schema/lexical): 255 bytes per component fits
+    // every supported filesystem, and Linux refuses a path argument of
+    // PATH_MAX (4096) bytes or more.
+    if p.len() >= 4096 {
+        return bad("path.invalid", "longer than 4095 bytes");
+    }
     for comp in p.split('/') {
-        if comp == ".." {
-            return bad("path.traversal", "'..' component");
+        if comp.len() > 255 {
+            return bad("path.invalid", "a component longer than 255 bytes");
         }
         if comp.is_empty() || comp == "." {
             return bad("path.invalid", "empty or '.' component");
@@ -235,6 +244,10 @@ mod tests {
             ("a.", "path.invalid"),
             ("a:b", "path.absolute"),
             ("ab:c", "path.invalid"),
+            (&"a".repeat(256), "path.invalid"),
+            (&"a/".repeat(2048), "path.invalid"),
+            (&("x/".repeat(2047) + "ab"), "path.invalid"),
+            (&("a/".repeat(2048) + ".."), "path.traversal"),
         ];
         for (p, rule) in cases {
             let err = check_path(p).expect_err(p);
@@ -248,6 +261,8 @@ mod tests {
             "dollar$",
             "skills/foo/SKILL.md",
             "é/ß",
+            &"a".repeat(255),
+            &("x/".repeat(2047) + "a"),
         ] {
             check_path(ok).unwrap();
         }

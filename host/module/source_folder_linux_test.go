@@ -1,0 +1,168 @@
+package module
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// raceRounds bounds TestFolderSourceSymlinkSwapRace by a count of adds,
+// not by time (1 to 4 s on a loaded 2-core machine). On the code before
+// the descriptor walk, the outside file reached the store within a few
+// rounds (round 3 when measured).
+const raceRounds = 200
+
+// TestFolderSourceSymlinkSwapRace: while `mod add FOLDER` reads the folder,
+// a racer exchanges (renameat2 RENAME_EXCHANGE) a subdirectory of it with a
+// symbolic link to a directory outside it, as fast as it can. Every add
+// must either be refused or store only content from inside the folder:
+// the outside marker never lands in the store.
+func TestFolderSourceSymlinkSwapRace(t *testing.T) {
+	base := t.TempDir()
+	src, outside := filepath.Join(base, "src"), filepath.Join(base, "outside")
+	writeTree(t, src, []entry{
+		file("skills/alpha/SKILL.md", "---\ndescription: Alpha\n---\ninside\n"),
+		file("skills/beta/SKILL.md", "---\ndescription: Beta\n---\ninside\n"),
+		file("skills/beta/notes.md", "inside\n"),
+	})
+	writeTree(t, outside, []entry{
+		file("SKILL.md", "---\ndescription: Beta\n---\nOUTSIDE-SECRET\n"),
+		file("notes.md", "OUTSIDE-SECRET\n"),
+	})
+	swapper := filepath.Join(base, "swapper")
+	if err := os.Symlink(outside, swapper); err != nil {
+		t.Fatal(err)
+	}
+	beta := filepath.Join(src, "skills", "beta")
+	if err := unix.Renameat2(unix.AT_FDCWD, beta, unix.AT_FDCWD, swapper, unix.RENAME_EXCHANGE); err != nil {
+		t.Skipf("renameat2(RENAME_EXCHANGE) unavailable: %v", err)
+	}
+	if err := unix.Renameat2(unix.AT_FDCWD, beta, unix.AT_FDCWD, swapper, unix.RENAME_EXCHANGE); err != nil {
+		t.Fatal(err)
+	}
+
+	var stop atomic.Bool
+	var swaps atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			if unix.Renameat2(unix.AT_FDCWD, beta, unix.AT_FDCWD, swapper, unix.RENAME_EXCHANGE) == nil {
+				swaps.Add(1)
+			}
+		}
+	}()
+	s, home := newStore(t)
+	source := mustSource(t, src)
+	var stored, refused int
+	for i := 0; i < raceRounds; i++ {
+		_, err := s.Add(context.Background(), source, AddOptions{Force: true})
+		if err != nil {
+			var v *rejection.Violation
+			if !errors.As(err, &v) && !errors.Is(err, ErrNotModule) {
+				stop.Store(true)
+				wg.Wait()
+				t.Fatalf("round %d: an add failed without a rule: %v", i, err)
+			}
+			refused++
+		} else {
+			stored++
+		}
+		if leak := findMarker(t, filepath.Join(home, "modules"), "OUTSIDE-SECRET"); leak != "" {
+			stop.Store(true)
+			wg.Wait()
+			t.Fatalf("round %d: content from outside the folder landed in the store at %s", i, leak)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d rounds: %d stored, %d refused; %d swaps by the racer", raceRounds, stored, refused, swaps.Load())
+	if swaps.Load() == 0 {
+		t.Fatal("the racer never swapped: the test proved nothing")
+	}
+}
+
+// findMarker returns the store-relative path of a file holding marker, or "".
+func findMarker(t *testing.T, dir, marker string) string {
+	t.Helper()
+	found := ""
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found != "" {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), marker) {
+			found, _ = filepath.Rel(dir, p)
+		}
+		return nil
+	})
+	return found
+}
+
+// TestFolderSourceRefusesBindMount: a bind mount inside the folder, of a
+// directory or of a file, is refused as path.cross-device, as a plan
+// touching it is, and nothing is stored. It runs on a thread with its own
+// private mount namespace.
+func TestFolderSourceRefusesBindMount(t *testing.T) {
+	for _, kind := range []string{"dir", "file"} {
+		t.Run(kind, func(t *testing.T) {
+			base := t.TempDir()
+			src, outside := filepath.Join(base, "src"), filepath.Join(base, "outside")
+			writeTree(t, src, append([]entry{dir("skills/mnt"), file("skills/alpha/extra.md", "placeholder\n")}, goodEntries...))
+			writeTree(t, outside, []entry{file("SKILL.md", "---\ndescription: X\n---\nOUTSIDE-SECRET\n")})
+			s, home := newStore(t)
+			type result struct {
+				skip string
+				err  error
+			}
+			ch := make(chan result, 1)
+			go func() {
+				runtime.LockOSThread() // never unlocked: the thread dies with its namespace
+				if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+					ch <- result{skip: "unshare(CLONE_NEWNS) not permitted: " + err.Error()}
+					return
+				}
+				if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+					ch <- result{skip: "private mounts not permitted: " + err.Error()}
+					return
+				}
+				from, to := outside, filepath.Join(src, "skills", "mnt")
+				if kind == "file" {
+					from, to = filepath.Join(outside, "SKILL.md"), filepath.Join(src, "skills", "alpha", "extra.md")
+				}
+				if err := unix.Mount(from, to, "", unix.MS_BIND, ""); err != nil {
+					ch <- result{skip: "bind mount not permitted: " + err.Error()}
+					return
+				}
+				_, err := s.Add(context.Background(), mustSource(t, src), AddOptions{})
+				ch <- result{err: err}
+			}()
+			res := <-ch
+			if res.skip != "" {
+				t.Skip(res.skip)
+			}
+			var v *rejection.Violation
+			if !errors.As(res.err, &v) || v.Rule != schema.RulePathCrossDevice {
+				t.Fatalf("add over a bind mount: %v, want %s", res.err, schema.RulePathCrossDevice)
+			}
+			if leak := findMarker(t, filepath.Join(home, "modules"), "OUTSIDE-SECRET"); leak != "" {
+				t.Fatalf("the mount's content landed in the store at %s", leak)
+			}
+			if _, err := s.Get(mustName(t, "src")); err == nil {
+				t.Fatal("a refused add stored the module")
+			}
+		})
+	}
+}
