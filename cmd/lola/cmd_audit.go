@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -283,6 +284,14 @@ func printEntry(w io.Writer, e audit.Entry) {
 		}
 		if o.Recovered {
 			fmt.Fprint(w, " (by crash recovery)")
+		}
+		if len(o.Steps) > 0 {
+			kinds := make([]string, 0, len(o.Steps))
+			for k, n := range o.Steps {
+				kinds = append(kinds, k.String()+":"+strconv.Itoa(n))
+			}
+			sort.Strings(kinds)
+			fmt.Fprintf(w, " steps=%s", strings.Join(kinds, ","))
 		}
 		fmt.Fprintln(w)
 	case e.Rejected != nil:

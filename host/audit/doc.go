@@ -9,15 +9,28 @@
 // intent with its index, op and root-relative paths; a write's content as
 // its sha256 and size; a fetch or clone URL with userinfo removed and any
 // query replaced by a marker; header names, never values, and the names of
-// the headers the host dropped. While it applies, "event" records under the
-// same correlation id (Log.Event): what the executor did to each path
-// (Step: staged, deleted, placed, undone, ...; the spellings are host/apply's),
-// steps started, done and failed, and the address actually dialled at each
-// redirect hop (Log.Hops returns a recorder with host/remote's HopObserver
-// shape). Afterwards a distinct
-// "outcome" record (Log.Outcome): committed, rolled-back naming the intent
-// that triggered it and the rule, or rollback-failed. A plan refused before
-// apply is a "rejected" record (Log.Rejected) carrying the rules and intents.
+// the headers the host dropped. While it applies, one "event" record under
+// the same correlation id per remote hop: the address actually dialled
+// (Log.Hops returns a recorder with host/remote's HopObserver shape).
+// Afterwards a distinct "outcome" record (Log.Outcome): committed,
+// rolled-back naming the intent that triggered it and the rule, or
+// rollback-failed, with the executor's step totals by kind (staged, placed,
+// mkdir, undone, ...; Outcome.WithSteps). A plan refused before apply is a
+// "rejected" record (Log.Rejected) carrying the rules and intents.
+//
+// # Cost: O(1) fsyncs per plan
+//
+// An applied plan costs the log 2 + (remote hops) records, each appended
+// under the file lock and fsynced once: the pre-apply record before the
+// tree is touched, each hop before its bytes are used, the outcome after
+// the commit. Per-path progress is not logged record by record (host/apply's
+// journal is what recovery needs; its per-path events would be two or three
+// fsynced records per intent); the pipeline counts them into the outcome.
+// Log.Event still accepts Step events for callers that want them. Each
+// record takes the lock once rather than one lock being held across the
+// apply, on purpose: a plan's records are minutes apart when it clones, and
+// every other lola process on the home would wait that long to log.
+// Log.Syncs counts the fsyncs a Log issued, for tests and benchmarks.
 //
 // # Guarantees
 //
