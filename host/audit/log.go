@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -63,7 +64,14 @@ func Open(path string) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: create log directory: %w", stripPath(err))
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	// Create exclusively first, so that only the Open that made the file
+	// pays for making its directory entry durable.
+	created := true
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		created = false
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("audit: open log: %w", stripPath(err))
 	}
@@ -77,13 +85,15 @@ func Open(path string) (*Log, error) {
 		return nil, err
 	}
 	l := &Log{f: f, path: path, key: key, now: time.Now}
-	syncDir(filepath.Dir(path))
-	l.syncs.Add(1)
+	if created {
+		syncDir(filepath.Dir(path))
+		l.syncs.Add(1)
+	}
 	return l, nil
 }
 
 // Syncs is how many fsyncs this Log has issued since Open, counting Open's
-// own directory sync: the durability cost of the records written through
+// directory sync when Open created the file: the durability cost of the records written through
 // it. Tests and benchmarks use it to hold the log to O(1) syncs per plan.
 func (l *Log) Syncs() uint64 { return l.syncs.Load() }
 
