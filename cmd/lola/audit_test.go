@@ -309,3 +309,25 @@ func TestAuditVerifySeesTheTailThroughTheAnchor(t *testing.T) {
 		t.Fatalf("log removed: exit %d, stderr %q", code, stderr)
 	}
 }
+
+func TestAuditShowPrintsStepTotalsAndCreatedDirs(t *testing.T) {
+	home := t.TempDir()
+	l, err := audit.Open(filepath.Join(home, audit.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ext, _ := audit.NewExtension("claude-target", "1.0.0")
+	c, err := l.Begin(audit.PlanRecord{Extension: ext, Tier: audit.TierWasm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := audit.Committed().WithSteps(map[audit.EventKind]int{audit.EventPlaced: 2, audit.EventMkdir: 1}).WithCreatedDirs([]string{".claude/skills"})
+	if err := l.Outcome(c, out); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runAuditCLI(t, "audit", "show", "--home", home)
+	if code != exitOK || !strings.Contains(stdout, "committed steps=mkdir:1,placed:2\n    mkdir .claude/skills\n") {
+		t.Fatalf("exit %d, out:\n%s", code, stdout)
+	}
+}

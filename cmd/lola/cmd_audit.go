@@ -294,6 +294,12 @@ func printEntry(w io.Writer, e audit.Entry) {
 			fmt.Fprintf(w, " steps=%s", strings.Join(kinds, ","))
 		}
 		fmt.Fprintln(w)
+		for _, d := range o.Mkdir {
+			fmt.Fprintf(w, "    mkdir %s\n", d)
+		}
+		for _, d := range o.Unparsed {
+			fmt.Fprintf(w, "    mkdir <not logged: %d bytes, sha256 %s>\n", d.Bytes, d.SHA256)
+		}
 	case e.Rejected != nil:
 		r := e.Rejected
 		fmt.Fprintf(w, "  %s (%s) caps=%s\n", extName(r.Extension), r.Tier, capsText(r.Capabilities))

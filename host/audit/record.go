@@ -248,6 +248,22 @@ func (o Outcome) WithSteps(counts map[EventKind]int) Outcome {
 	return o
 }
 
+// WithCreatedDirs attaches to o the root-relative directories the host
+// created for the plan. A path that does not parse as a plan path is
+// logged as a digest, never as text.
+func (o Outcome) WithCreatedDirs(dirs []string) Outcome {
+	o.e.Mkdir, o.e.Unparsed = nil, nil
+	for _, d := range dirs {
+		if pp, err := pathrule.Parse(d); err == nil {
+			o.e.Mkdir = append(o.e.Mkdir, pp.String())
+		} else {
+			o.e.Unparsed = append(o.e.Unparsed, digest("mkdir", d))
+		}
+	}
+	sort.Strings(o.e.Mkdir)
+	return o
+}
+
 func (o Outcome) entry() (*OutcomeEntry, error) {
 	e := o.e
 	for k, n := range e.Steps {

@@ -55,6 +55,9 @@ func TestAuditSyncsPerPlanDoNotGrowWithIntents(t *testing.T) {
 		if got := es[1].Outcome.Steps[audit.EventPlaced]; got != n {
 			t.Fatalf("outcome counts %d placed, want %d (%v)", got, n, es[1].Outcome.Steps)
 		}
+		if dirs := es[1].Outcome.Mkdir; len(dirs) != min(n, 8) || dirs[0] != "d0" {
+			t.Fatalf("%d intents: created directories logged as %v", n, dirs)
+		}
 		if _, err := audit.Verify(logPath); err != nil {
 			t.Fatal(err)
 		}

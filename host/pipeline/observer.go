@@ -20,7 +20,8 @@ import (
 // Per-step events (staged, mkdir, placed, ...) are not appended one by
 // one: each would be a locked, fsynced record, two or three per intent.
 // The apply journal is what makes progress recoverable; the log keeps the
-// totals, by step kind, in the outcome record.
+// totals, by step kind, and the directories the host created (the one
+// effect the pre-apply record does not name) in the outcome record.
 type observer struct {
 	log   *audit.Log
 	who   Proposer
@@ -30,6 +31,7 @@ type observer struct {
 	warn  func(string)
 	ops   map[int]schema.Op
 	steps map[audit.EventKind]int
+	dirs  []string // mkdir events' paths
 }
 
 func (o *observer) Begin(intents []apply.ResolvedIntent) error {
@@ -99,6 +101,9 @@ func (o *observer) Event(e apply.Event) {
 		return
 	}
 	o.steps[k]++
+	if k == audit.EventMkdir && e.Path != "" {
+		o.dirs = append(o.dirs, e.Path)
+	}
 }
 
 func (o *observer) Outcome(r apply.Result) {
@@ -119,7 +124,7 @@ func (o *observer) Outcome(r apply.Result) {
 	default:
 		out = audit.RollbackFailedUnattributed(errors.Join(r.Cause, r.RollbackErr))
 	}
-	if err := o.log.Outcome(o.corr, out.WithSteps(o.steps)); err != nil {
+	if err := o.log.Outcome(o.corr, out.WithSteps(o.steps).WithCreatedDirs(o.dirs)); err != nil {
 		o.warn("WARNING: the outcome could not be logged: " + err.Error())
 	}
 }
