@@ -15,7 +15,8 @@
 // Afterwards a distinct "outcome" record (Log.Outcome): committed,
 // rolled-back naming the intent that triggered it and the rule, or
 // rollback-failed, with the executor's step totals by kind (staged, placed,
-// mkdir, undone, ...; Outcome.WithSteps). A plan refused before apply is a
+// mkdir, undone, ...; Outcome.WithSteps) and the directories the host
+// created (Outcome.WithCreatedDirs). A plan refused before apply is a
 // "rejected" record (Log.Rejected) carrying the rules and intents.
 //
 // # Cost: O(1) fsyncs per plan
@@ -23,9 +24,12 @@
 // An applied plan costs the log 2 + (remote hops) records, each appended
 // under the file lock and fsynced once: the pre-apply record before the
 // tree is touched, each hop before its bytes are used, the outcome after
-// the commit. Per-path progress is not logged record by record (host/apply's
-// journal is what recovery needs; its per-path events would be two or three
-// fsynced records per intent); the pipeline counts them into the outcome.
+// the commit (creating the log costs one directory fsync, once). Per-path
+// progress is not logged record by record (host/apply's journal is what
+// recovery needs; its per-path events would be two or three fsynced records
+// per intent); the pipeline counts them into the outcome. What that drops:
+// which intent's target existed before (replaced vs added) and the order
+// of the executor's steps; the tree diff the CLI prints carries the former.
 // Log.Event still accepts Step events for callers that want them. Each
 // record takes the lock once rather than one lock being held across the
 // apply, on purpose: a plan's records are minutes apart when it clones, and
