@@ -93,8 +93,9 @@ func Open(path string) (*Log, error) {
 }
 
 // Syncs is how many fsyncs this Log has issued since Open, counting Open's
-// directory sync when Open created the file: the durability cost of the records written through
-// it. Tests and benchmarks use it to hold the log to O(1) syncs per plan.
+// directory sync when Open created the file: the durability cost of the
+// records written through it. Tests and benchmarks use it to hold the log
+// to O(1) syncs per plan.
 func (l *Log) Syncs() uint64 { return l.syncs.Load() }
 
 // Close releases the file.

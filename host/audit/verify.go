@@ -136,8 +136,8 @@ type Head struct {
 func Verify(path string) (Head, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, herr := os.Lstat(headPath(path)); herr == nil {
-			return checkAnchor(path, Head{Hash: GenesisHash}, "")
+		if a, aerr := readHead(path); !errors.Is(aerr, fs.ErrNotExist) {
+			return checkAnchor(path, a, aerr, Head{Hash: GenesisHash}, "")
 		}
 	}
 	if err != nil {
@@ -150,19 +150,18 @@ func Verify(path string) (Head, error) {
 		return Head{}, fmt.Errorf("audit: lock log: %w", stripPath(err))
 	}
 	defer unlockFile(f)
-	a, _ := readHead(path) // its errors are checkAnchor's to report
+	a, aerr := readHead(path) // its errors are checkAnchor's to report
 	h, hashAt, err := verifyReader(f, a.Seq)
 	if err != nil {
 		return Head{}, err
 	}
-	return checkAnchor(path, h, hashAt)
+	return checkAnchor(path, a, aerr, h, hashAt)
 }
 
-// checkAnchor compares an intact chain's head h with the anchor beside the
-// log; hashAt is the hash of the record at the anchor's seq ("" when the
-// log does not reach it).
-func checkAnchor(path string, h Head, hashAt string) (Head, error) {
-	a, err := readHead(path)
+// checkAnchor compares an intact chain's head h with the anchor a read
+// beside the log (err: readHead's error); hashAt is the hash of the record
+// at the anchor's seq ("" when the log does not reach it).
+func checkAnchor(path string, a anchorFile, err error, h Head, hashAt string) (Head, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if h.Records == 0 {
