@@ -28,7 +28,7 @@ if command -v strace >/dev/null && [ -x bin/lola ]; then
 		LOLA_HOME="$tmp/home" bin/lola plan apply --root "$tmp/root$n" --fs bytes "$tmp/plan$n.json" > /dev/null 2>&1 || true
 		rm -rf "$tmp/root$n" && mkdir "$tmp/root$n"
 		LOLA_HOME="$tmp/home" strace -f -qq -c -e trace=fsync,fdatasync,syncfs,flock -o "$tmp/strace$n" \
-			bin/lola plan apply --root "$tmp/root$n" --fs bytes "$tmp/plan$n.json" > /dev/null
+			bin/lola plan apply --root "$tmp/root$n" --fs bytes "$tmp/plan$n.json" > /dev/null || echo "  (the apply of $n intents failed)"
 		printf "  %6d intents:" "$n"
 		awk '$NF ~ /^(fsync|fdatasync|syncfs|flock)$/ { printf " %s=%s", $NF, $4 }' "$tmp/strace$n"
 		echo
