@@ -19,8 +19,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// builtLola is bin/lola, or a skip telling how to build it.
-func builtLola(b *testing.B) string {
+// benchLola is bin/lola, or a skip telling how to build it.
+func benchLola(b *testing.B) string {
 	b.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "bin", "lola"))
 	if err != nil {
@@ -69,7 +69,7 @@ func fileBody(i int) string { return fmt.Sprintf("# file %d\nsome skill text\n",
 // the built binary, against the floor of writing the same files with an
 // os.WriteFile loop and making them durable with one syncfs.
 func BenchmarkCLIApply10kFiles(b *testing.B) {
-	bin := builtLola(b)
+	bin := benchLola(b)
 	work := b.TempDir()
 	home := filepath.Join(work, "home")
 	planPath := filepath.Join(work, "plan.json")
@@ -141,7 +141,7 @@ func BenchmarkCLIApply10kFiles(b *testing.B) {
 // (the module is added and the target's compiled code is cached by one
 // install before timing). Reports the median wall time as median-ms.
 func BenchmarkCLIInstall10Files(b *testing.B) {
-	bin := builtLola(b)
+	bin := benchLola(b)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "builtin", "claude-code")); err != nil {
 		b.Skip("bin/builtin/claude-code is not built: run make build")
 	}
