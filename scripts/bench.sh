@@ -14,3 +14,24 @@ echo
 echo "== ratios (numerator / denominator, ns/op)"
 awk -f scripts/benchratio.awk "$out"
 echo "(raw results: $out)"
+
+# Every fsync-family call of one applied plan through the built CLI (the
+# executor's, the journal's and the audit log's), for 1 and for 10 000
+# intents: the count must not grow with the plan.
+if command -v strace >/dev/null && [ -x bin/lola ]; then
+	echo
+	echo "== fsync, fdatasync, syncfs and flock calls per applied plan (bin/lola plan apply, strace -f)"
+	tmp=$(mktemp -d -t lola-bench-sync.XXXXXX)
+	for n in 1 10000; do
+		awk -v n="$n" 'BEGIN { printf "{\"protocol\":1,\"intents\":["; for (i = 0; i < n; i++) printf "%s{\"op\":\"write\",\"path\":\"d%02d/f%05d.md\",\"content\":\"x%d\"}", (i ? "," : ""), i % 100, i, i; print "]}" }' > "$tmp/plan$n.json"
+		mkdir "$tmp/root$n"
+		LOLA_HOME="$tmp/home" bin/lola plan apply --root "$tmp/root$n" --fs bytes "$tmp/plan$n.json" > /dev/null 2>&1 || true
+		rm -rf "$tmp/root$n" && mkdir "$tmp/root$n"
+		LOLA_HOME="$tmp/home" strace -f -qq -c -e trace=fsync,fdatasync,syncfs,flock -o "$tmp/strace$n" \
+			bin/lola plan apply --root "$tmp/root$n" --fs bytes "$tmp/plan$n.json" > /dev/null || echo "  (the apply of $n intents failed)"
+		printf "  %6d intents:" "$n"
+		awk '$NF ~ /^(fsync|fdatasync|syncfs|flock)$/ { printf " %s=%s", $NF, $4 }' "$tmp/strace$n"
+		echo
+	done
+	rm -rf "$tmp"
+fi

@@ -2,7 +2,22 @@
 # targets are stated in. A pair whose benchmarks did not run prints "n/a".
 function base(name) { sub(/-[0-9]+$/, "", name); return name }
 /^Benchmark/ {
-	for (i = 2; i < NF; i++) if ($(i+1) == "ns/op") { ns[base($1)] = $i + 0 }
+	for (i = 2; i < NF; i++) {
+		if ($(i+1) == "ns/op") ns[base($1)] = $i + 0
+		else if ($(i+1) ~ /^(median-ms|cpu-ms\/op|audit-fsyncs\/plan)$/) metric[base($1) " " $(i+1)] = $i + 0
+	}
+}
+function mratio(label, num, den, unit) {
+	if (((num " " unit) in metric) && ((den " " unit) in metric) && metric[den " " unit] > 0)
+		printf "  %-58s %10.2fx   (%s / %s %s)\n", label, metric[num " " unit] / metric[den " " unit], metric[num " " unit], metric[den " " unit], unit
+	else
+		printf "  %-58s %10s\n", label, "n/a"
+}
+function show(label, name, unit) {
+	if ((name " " unit) in metric)
+		printf "  %-58s %10s   (%s)\n", label, metric[name " " unit], unit
+	else
+		printf "  %-58s %10s\n", label, "n/a"
 }
 function ratio(label, num, den) {
 	if ((num in ns) && (den in ns) && ns[den] > 0)
@@ -18,6 +33,11 @@ function fmtns(v) {
 }
 END {
 	ratio("atomic apply of 10k files vs os.WriteFile loop", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
+	ratio("bin/lola plan apply, 10k files vs WriteFile+syncfs (<=2x)", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs")
+	mratio("  same, CPU time (user+sys) instead of wall time", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "cpu-ms/op")
+	show("audit fsyncs per applied plan, 1 intent (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1", "audit-fsyncs/plan")
+	show("audit fsyncs per applied plan, 1000 intents (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1000", "audit-fsyncs/plan")
+	show("lola install 10 files, claude-code, warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files", "median-ms")
 	ratio("tier 1: cold compile vs cache hit, to first plan byte", "BenchmarkFirstPlanByte/cold", "BenchmarkFirstPlanByte/cache-hit")
 	ratio("tier 1 warm run vs tier 2 run of the same source", "BenchmarkTiers/tier1-warm", "BenchmarkTiers/tier2")
 	ratio("validate growth, 10k vs 1k intents (linear = 10x)", "BenchmarkValidate/bytes/10000", "BenchmarkValidate/bytes/1000")

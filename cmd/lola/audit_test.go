@@ -278,3 +278,56 @@ func TestAuditShowsARepair(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 }
+
+func TestAuditVerifySeesTheTailThroughTheAnchor(t *testing.T) {
+	home := t.TempDir()
+	seedAuditLog(t, home)
+	code, out, _ := runAuditCLI(t, "audit", "verify", "--home", home)
+	if code != exitOK || !strings.Contains(out, "anchored at seq 8") || !strings.Contains(out, "not proven: ") {
+		t.Fatalf("intact: exit %d, out %q", code, out)
+	}
+	// The last record removed: a valid chain of 7, which the anchor exposes.
+	path := filepath.Join(home, audit.FileName)
+	raw, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	if err := os.WriteFile(path, bytes.Join(lines[:7], nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runAuditCLI(t, "audit", "verify", "--home", home)
+	if code != auditBroken || !strings.Contains(stderr, "audit log truncated: the anchor names seq 8 but the log ends at seq 7") {
+		t.Fatalf("truncated: exit %d, stderr %q", code, stderr)
+	}
+	code, out, _ = runAuditCLI(t, "audit", "verify", "--home", home, "--json")
+	var v map[string]any
+	if code != auditBroken || json.Unmarshal([]byte(out), &v) != nil || v["problem"] != "truncated" || v["seq"] != float64(8) {
+		t.Fatalf("truncated --json: exit %d, %s", code, out)
+	}
+	// Every record removed, the file too: not "no audit log yet".
+	os.Remove(path)
+	code, _, stderr = runAuditCLI(t, "audit", "verify", "--home", home)
+	if code != auditBroken || !strings.Contains(stderr, "ends at seq 0") {
+		t.Fatalf("log removed: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestAuditShowPrintsStepTotalsAndCreatedDirs(t *testing.T) {
+	home := t.TempDir()
+	l, err := audit.Open(filepath.Join(home, audit.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ext, _ := audit.NewExtension("claude-target", "1.0.0")
+	c, err := l.Begin(audit.PlanRecord{Extension: ext, Tier: audit.TierWasm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := audit.Committed().WithSteps(map[audit.EventKind]int{audit.EventPlaced: 2, audit.EventMkdir: 1}).WithCreatedDirs([]string{".claude/skills"})
+	if err := l.Outcome(c, out); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runAuditCLI(t, "audit", "show", "--home", home)
+	if code != exitOK || !strings.Contains(stdout, "committed steps=mkdir:1,placed:2\n    mkdir .claude/skills\n") {
+		t.Fatalf("exit %d, out:\n%s", code, stdout)
+	}
+}

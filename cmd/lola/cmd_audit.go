@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -128,11 +129,20 @@ An edited, dropped, inserted or reordered record, or a truncated last line,
 is reported with the sequence number where the chain breaks, and verify then
 exits 1.
 
+Then it checks the anchor beside the log: audit.head names the last record
+(seq and hash) and carries a MAC under audit.key (0600), both rewritten after
+every record. Records removed from the end (the last one, the last plan,
+every record) are reported as "truncated"; a log edited and re-chained as
+"anchor-mismatch"; a head not written with the key as "anchor-forged".
+
+What this cannot prove: the key sits in $LOLA_HOME beside the log, so anyone
+who can read it and write there (your own account) can rewrite the log and
+re-anchor it. To detect that, copy the printed head somewhere that account
+cannot write.
+
 A torn last line is what a crash mid-append leaves; the next append cuts it
-off behind a "repair" record, which verify counts. An intact log prints its
-head (record count and last hash): write it down elsewhere to detect a later
-removal of the newest records, which no chain can detect by itself. A
-missing log is reported and is not an error.`,
+off behind a "repair" record, which verify counts. A missing log with no
+anchor is reported and is not an error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := logPath()
@@ -163,9 +173,11 @@ missing log is reported and is not an error.`,
 				return withCode(exitInternal, err)
 			}
 			if asJSON {
-				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash, "repairs": head.Repairs})
+				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash, "repairs": head.Repairs,
+					"anchored": head.Anchored, "anchor_seq": head.AnchorSeq, "unanchored": head.Unanchored})
 			}
 			fmt.Fprintf(out, "audit log intact: %d records, head %s\n", head.Records, head.Hash)
+			printAnchor(out, head)
 			if head.Repairs > 0 {
 				fmt.Fprintf(out, "%d torn tail(s) of appends that never completed were cut off (see 'lola audit show')\n", head.Repairs)
 			}
@@ -174,6 +186,20 @@ missing log is reported and is not an error.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return c
+}
+
+// printAnchor says what the anchor proved about an intact log, and what
+// nothing here can prove.
+func printAnchor(out io.Writer, head audit.Head) {
+	if !head.Anchored {
+		return // an empty log: nothing to anchor yet
+	}
+	fmt.Fprintf(out, "anchored at seq %d (%s, MAC under %s): no record was removed from the end or edited and re-chained, unless by a holder of the key\n",
+		head.AnchorSeq, audit.HeadFileName, audit.KeyFileName)
+	if head.Unanchored > 0 {
+		fmt.Fprintf(out, "%d record(s) after the anchor are covered by the chain only (a crash between a record and its anchor; the next append anchors them)\n", head.Unanchored)
+	}
+	fmt.Fprintln(out, "not proven: whoever can read the key and write $LOLA_HOME can rewrite the log and its anchor; keep a copy of the head elsewhere to detect that")
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -259,7 +285,21 @@ func printEntry(w io.Writer, e audit.Entry) {
 		if o.Recovered {
 			fmt.Fprint(w, " (by crash recovery)")
 		}
+		if len(o.Steps) > 0 {
+			kinds := make([]string, 0, len(o.Steps))
+			for k, n := range o.Steps {
+				kinds = append(kinds, k.String()+":"+strconv.Itoa(n))
+			}
+			sort.Strings(kinds)
+			fmt.Fprintf(w, " steps=%s", strings.Join(kinds, ","))
+		}
 		fmt.Fprintln(w)
+		for _, d := range o.Mkdir {
+			fmt.Fprintf(w, "    mkdir %s\n", d)
+		}
+		for _, d := range o.Unparsed {
+			fmt.Fprintf(w, "    mkdir <not logged: %d bytes, sha256 %s>\n", d.Bytes, d.SHA256)
+		}
 	case e.Rejected != nil:
 		r := e.Rejected
 		fmt.Fprintf(w, "  %s (%s) caps=%s\n", extName(r.Extension), r.Tier, capsText(r.Capabilities))

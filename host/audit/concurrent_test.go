@@ -197,6 +197,10 @@ func TestConcurrentAppendsFromTwoProcesses(t *testing.T) {
 	if h.Records != want {
 		t.Fatalf("%d records, want %d", h.Records, want)
 	}
+	// The anchor, rewritten by every appender under the lock, names the last.
+	if !h.Anchored || h.AnchorSeq != want || h.Unanchored != 0 {
+		t.Fatalf("anchor after concurrent appends: %+v", h)
+	}
 	es, err := Read(path, Filter{Kinds: []Kind{KindOutcome}})
 	if err != nil || len(es) != 2 {
 		t.Fatalf("%d outcomes from the helpers, %v", len(es), err)

@@ -9,15 +9,32 @@
 // intent with its index, op and root-relative paths; a write's content as
 // its sha256 and size; a fetch or clone URL with userinfo removed and any
 // query replaced by a marker; header names, never values, and the names of
-// the headers the host dropped. While it applies, "event" records under the
-// same correlation id (Log.Event): what the executor did to each path
-// (Step: staged, deleted, placed, undone, ...; the spellings are host/apply's),
-// steps started, done and failed, and the address actually dialled at each
-// redirect hop (Log.Hops returns a recorder with host/remote's HopObserver
-// shape). Afterwards a distinct
-// "outcome" record (Log.Outcome): committed, rolled-back naming the intent
-// that triggered it and the rule, or rollback-failed. A plan refused before
-// apply is a "rejected" record (Log.Rejected) carrying the rules and intents.
+// the headers the host dropped. While it applies, one "event" record under
+// the same correlation id per remote hop: the address actually dialled
+// (Log.Hops returns a recorder with host/remote's HopObserver shape).
+// Afterwards a distinct "outcome" record (Log.Outcome): committed,
+// rolled-back naming the intent that triggered it and the rule, or
+// rollback-failed, with the executor's step totals by kind (staged, placed,
+// mkdir, undone, ...; Outcome.WithSteps) and the directories the host
+// created (Outcome.WithCreatedDirs). A plan refused before apply is a
+// "rejected" record (Log.Rejected) carrying the rules and intents.
+//
+// # Cost: O(1) fsyncs per plan
+//
+// An applied plan costs the log 2 + (remote hops) records, each appended
+// under the file lock and fsynced once: the pre-apply record before the
+// tree is touched, each hop before its bytes are used, the outcome after
+// the commit (creating the log costs one directory fsync, once). Per-path
+// progress is not logged record by record (host/apply's journal is what
+// recovery needs; its per-path events would be two or three fsynced records
+// per intent); the pipeline counts them into the outcome. What that drops:
+// which intent's target existed before (replaced vs added) and the order
+// of the executor's steps; the tree diff the CLI prints carries the former.
+// Log.Event still accepts Step events for callers that want them. Each
+// record takes the lock once rather than one lock being held across the
+// apply, on purpose: a plan's records are minutes apart when it clones, and
+// every other lola process on the home would wait that long to log.
+// Log.Syncs counts the fsyncs a Log issued, for tests and benchmarks.
 //
 // # Guarantees
 //
@@ -56,12 +73,46 @@
 //     end (killed before it); crash recovery logs the outcome it restores
 //     under the same correlation id.
 //
+// # The anchor, and what each layer proves
+//
+// Beside the log, the host keeps audit.key (32 random bytes, 0600, drawn
+// on the first Open of a home) and audit.head: the last record's seq and
+// line hash, with an HMAC-SHA256 over both under the key. The head is
+// rewritten by write-then-rename after every record, under the log's lock.
+// Verify checks three layers, and reports which one failed:
+//
+//   - The chain (prev hashes, seq numbers) proves every record up to the
+//     last one is the record its successor committed to: an edit, drop,
+//     insertion or reorder inside the log is named by seq. It cannot see the
+//     log's own tail: removing the last records, or editing the last one,
+//     leaves a valid chain.
+//   - The head proves where the log ended: records removed from the end
+//     (the last record, the last plan, every record, the file itself) are
+//     ProblemTruncated, and a log edited and then re-chained (every later
+//     prev recomputed) ends in a hash the head does not name:
+//     ProblemAnchorMismatch. A missing head over a non-empty log is
+//     ProblemAnchorMissing.
+//   - The MAC proves the head was written by a holder of the key: a head
+//     rewritten to fit an edited log without the key is
+//     ProblemAnchorForged; a missing key is ProblemAnchorKey.
+//
+// The head is not fsynced (its record is, before it): after a power loss it
+// may lag the log, never lead it. Verify then reports the records after it
+// as unanchored (Head.Unanchored), covered by the chain only, and the next
+// append anchors them. Appends cost one fsync per record; the head adds a
+// small write and a rename, no fsync.
+//
 // # Non-guarantees
 //
-// A hash chain without an external anchor cannot detect the removal of the
-// last records, nor an edit of the very last record, by someone who can
-// write the file: nothing after them commits to their bytes. Verify returns
-// the Head (sequence number and hash of the last record) so that it can be
-// anchored elsewhere. The log is evidence, not a defence: it records what an
-// extension declared and what the host did; it prevents nothing.
+// The key lives in $LOLA_HOME next to the log, with the same owner. Whoever
+// can read the key and write $LOLA_HOME (the user, root, any process
+// running as the user) can rewrite the log, re-chain it, and re-MAC the
+// head: the anchor detects accidental truncation, tools that edit only the
+// log, and writers that cannot read the key, not the user's own account.
+// Removing both the head and the key and then letting lola append anchors
+// whatever the log holds at that moment; Verify run before that append
+// reports ProblemAnchorMissing. For evidence against the account itself,
+// copy Verify's Head (seq and hash) somewhere that account cannot write.
+// The log is evidence, not a defence: it records what an extension declared
+// and what the host did; it prevents nothing.
 package audit

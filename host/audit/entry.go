@@ -99,6 +99,17 @@ type OutcomeEntry struct {
 	Intent    *rejection.IntentRef `json:"intent,omitempty"` // the intent that triggered a rollback
 	Rules     []schema.Rule        `json:"rules,omitempty"`  // the rules of the error behind it
 	Recovered bool                 `json:"recovered,omitempty"`
+	// Steps counts what the executor did, by step kind (staged, placed,
+	// mkdir, undone, ...): the per-path progress lives in the apply journal,
+	// and only its totals are logged, so that a plan costs the log O(1)
+	// records whatever its size. The paths are the pre-apply record's.
+	Steps map[EventKind]int `json:"steps,omitempty"`
+	// Mkdir lists, root-relative and sorted, the directories the host
+	// created for the plan (parents no intent names): the one effect on the
+	// tree the pre-apply record does not already spell out. A path that
+	// does not parse is in Unparsed as a digest.
+	Mkdir    []string `json:"mkdir,omitempty"`
+	Unparsed []Digest `json:"unparsed,omitempty"`
 }
 
 // RejectedEntry is a plan refused before anything was applied.

@@ -232,8 +232,45 @@ func RecoveredRolledBack() Outcome {
 	return Outcome{e: OutcomeEntry{Outcome: OutcomeRolledBack, Recovered: true}, unattributed: true}
 }
 
+// WithSteps attaches to o the executor's step totals by kind (each kind one
+// of StepKinds, each count positive); a zero count is left out.
+func (o Outcome) WithSteps(counts map[EventKind]int) Outcome {
+	steps := make(map[EventKind]int, len(counts))
+	for k, n := range counts {
+		if n != 0 {
+			steps[k] = n
+		}
+	}
+	if len(steps) == 0 {
+		steps = nil
+	}
+	o.e.Steps = steps
+	return o
+}
+
+// WithCreatedDirs attaches to o the root-relative directories the host
+// created for the plan. A path that does not parse as a plan path is
+// logged as a digest, never as text.
+func (o Outcome) WithCreatedDirs(dirs []string) Outcome {
+	o.e.Mkdir, o.e.Unparsed = nil, nil
+	for _, d := range dirs {
+		if pp, err := pathrule.Parse(d); err == nil {
+			o.e.Mkdir = append(o.e.Mkdir, pp.String())
+		} else {
+			o.e.Unparsed = append(o.e.Unparsed, digest("mkdir", d))
+		}
+	}
+	sort.Strings(o.e.Mkdir)
+	return o
+}
+
 func (o Outcome) entry() (*OutcomeEntry, error) {
 	e := o.e
+	for k, n := range e.Steps {
+		if !member(k, StepKinds()) || n < 0 {
+			return nil, fmt.Errorf("audit: %q is not a step kind with a count", string(k))
+		}
+	}
 	if !member(e.Outcome, OutcomeKinds()) {
 		return nil, errors.New("audit: outcome not built by a constructor")
 	}

@@ -20,5 +20,8 @@
 // what an interrupted earlier apply left under the root, and logs that
 // recovery; an applied plan has a pre-apply audit record
 // and an outcome record under one correlation id, with the address dialled
-// at every fetch and clone hop appended between them.
+// at every fetch and clone hop appended between them. Those are all the
+// records an applied plan costs the log, one fsync each, whatever its
+// size: per-step progress (staged, placed, ...) is the apply journal's, and
+// reaches the log only as totals by step kind in the outcome record.
 package pipeline

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
@@ -11,18 +12,26 @@ import (
 	"github.com/lola-pm/lola/schema"
 )
 
-// observer writes the executor's events to the audit log: the pre-apply
-// record (Begin, before the tree is touched), per-step events, and the
-// outcome, all under one correlation id that the journal also carries so a
-// crash recovery can log against it.
+// observer writes the executor's trail to the audit log: the pre-apply
+// record (Begin, before the tree is touched) and the outcome, under one
+// correlation id that the journal also carries so a crash recovery can log
+// against it. Remote hops are appended as they happen (remoteAdapter).
+//
+// Per-step events (staged, mkdir, placed, ...) are not appended one by
+// one: each would be a locked, fsynced record, two or three per intent.
+// The apply journal is what makes progress recoverable; the log keeps the
+// totals, by step kind, and the directories the host created (the one
+// effect the pre-apply record does not name) in the outcome record.
 type observer struct {
-	log  *audit.Log
-	who  Proposer
-	plan *plan.Plan
-	root audit.RootID
-	corr audit.Correlation
-	warn func(string)
-	ops  map[int]schema.Op
+	log   *audit.Log
+	who   Proposer
+	plan  *plan.Plan
+	root  audit.RootID
+	corr  audit.Correlation
+	warn  func(string)
+	ops   map[int]schema.Op
+	steps map[audit.EventKind]int
+	dirs  []string // mkdir events' paths
 }
 
 func (o *observer) Begin(intents []apply.ResolvedIntent) error {
@@ -73,13 +82,27 @@ func capsOf(who Proposer) []schema.Capability {
 // Tag is the correlation id the journal records.
 func (o *observer) Tag() string { return o.corr.String() }
 
+// Event counts a step for the outcome record. A kind outside the audit
+// vocabulary is warned about once per kind (the outcome record would be
+// refused with it) and not counted.
 func (o *observer) Event(e apply.Event) {
 	if o.corr.IsZero() {
 		return
 	}
-	ref := rejection.IntentRef{Index: e.Intent, Op: o.ops[e.Intent]}
-	if err := o.log.Event(o.corr, audit.Step(audit.EventKind(e.Kind), ref, e.Path)); err != nil {
-		o.warn("audit event not logged: " + err.Error())
+	k := audit.EventKind(e.Kind)
+	if o.steps == nil {
+		o.steps = map[audit.EventKind]int{}
+	}
+	if !slices.Contains(audit.StepKinds(), k) {
+		if _, seen := o.steps[k]; !seen {
+			o.steps[k] = 0
+			o.warn("audit: the executor reported a step kind the log does not know: " + string(e.Kind))
+		}
+		return
+	}
+	o.steps[k]++
+	if k == audit.EventMkdir && e.Path != "" {
+		o.dirs = append(o.dirs, e.Path)
 	}
 }
 
@@ -101,7 +124,7 @@ func (o *observer) Outcome(r apply.Result) {
 	default:
 		out = audit.RollbackFailedUnattributed(errors.Join(r.Cause, r.RollbackErr))
 	}
-	if err := o.log.Outcome(o.corr, out); err != nil {
+	if err := o.log.Outcome(o.corr, out.WithSteps(o.steps).WithCreatedDirs(o.dirs)); err != nil {
 		o.warn("WARNING: the outcome could not be logged: " + err.Error())
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/lola-pm/lola/schema"
 )
 
-func decode(t *testing.T, s string) *plan.Plan {
+func decode(t testing.TB, s string) *plan.Plan {
 	t.Helper()
 	p, err := plan.Decode(strings.NewReader(s), plan.DefaultLimits())
 	if err != nil {
@@ -83,7 +83,7 @@ func failOnWarn(t *testing.T) func(string) {
 	return func(s string) { t.Errorf("warning: %s", s) }
 }
 
-func openLog(t *testing.T) (*audit.Log, string) {
+func openLog(t testing.TB) (*audit.Log, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	l, err := audit.Open(path)
@@ -94,7 +94,7 @@ func openLog(t *testing.T) (*audit.Log, string) {
 	return l, path
 }
 
-func proposer(t *testing.T, caps []string, paths []string) Proposer {
+func proposer(t testing.TB, caps []string, paths []string) Proposer {
 	t.Helper()
 	ext, err := audit.NewExtension("fixture", "1.0.0")
 	if err != nil {

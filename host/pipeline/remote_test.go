@@ -94,6 +94,10 @@ func TestFetchAppliedWithItsHopLogged(t *testing.T) {
 	if hops != 1 {
 		t.Fatalf("%d hop records under the correlation, want 1", hops)
 	}
+	// Open's directory sync, the pre-apply record, one hop, the outcome.
+	if n := log.Syncs(); n > 3+uint64(hops) {
+		t.Fatalf("%d audit fsyncs for a plan with %d remote hop(s), want at most %d", n, hops, 3+hops)
+	}
 	raw, _ := os.ReadFile(logPath)
 	if strings.Contains(string(raw), "extension-secret") || strings.Contains(string(raw), "tarball bytes") {
 		t.Fatal("a credential or body reached the audit log")

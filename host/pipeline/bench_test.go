@@ -1,0 +1,35 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkApplyAuditSyncs applies a plan of n writes through the pipeline
+// and reports the audit log's fsyncs per applied plan on an existing log
+// (the pre-apply record and the outcome; creating the log costs one more,
+// once): the figure must not grow with n. The time is the whole apply's
+// (executor included).
+func BenchmarkApplyAuditSyncs(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("intents=%d", n), func(b *testing.B) {
+			p := decode(b, manyWrites(n))
+			who := proposer(b, nil, nil)
+			log, _ := openLog(b)
+			var syncs uint64
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				root := b.TempDir()
+				before := log.Syncs()
+				b.StartTimer()
+				res, err := Apply(context.Background(), root, p, who, Options{FS: "bytes", Log: log})
+				if err != nil || res.Outcome != OutcomeCommitted {
+					b.Fatalf("%v %v %v", res.Outcome, res.Err, err)
+				}
+				syncs += log.Syncs() - before
+			}
+			b.ReportMetric(float64(syncs)/float64(b.N), "audit-fsyncs/plan")
+		})
+	}
+}
