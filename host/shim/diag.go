@@ -91,19 +91,19 @@ const (
 // import or export name), only quoted: by guestName, or by wazero's %q in
 // the first line of a module-invalid or trap error, cut at 200 bytes.
 type Diagnostic struct {
-	Kind    Kind
-	Detail  string
-	Export  string // missing-export, export-signature
-	Want    int    // abi-version-mismatch: the version the shim implements
-	Got     int    // abi-version-mismatch: the version the module exports
-	Number  int64  // guest-status (the status) and guest-exit (the exit code)
-	Limit   int64  // the bound that was hit: bytes, pages, milliseconds or a count
+	Kind   Kind
+	Detail string
+	Export string // missing-export, export-signature
+	Want   int    // abi-version-mismatch: the version the shim implements
+	Got    int    // abi-version-mismatch: the version the module exports
+	Number int64  // guest-status (the status) and guest-exit (the exit code)
+	Limit  int64  // the bound that was hit: bytes, pages, milliseconds or a count
 	// LimitName names the module-shape limit of a module-limit
 	// ("locals-per-function", "table-elements", ...; see prescan.go).
 	LimitName string
-	Pages   uint32 // memory-limit: the module's pages when it failed
-	Cache   string // ok: "off", "hit", "miss", "recovered" or "refused"
-	Elapsed int64  // ok, timeout: microseconds of module execution
+	Pages     uint32 // memory-limit: the module's pages when it failed
+	Cache     string // ok: "off", "hit", "miss", "recovered" or "refused"
+	Elapsed   int64  // ok, timeout: microseconds of module execution
 }
 
 // Code is the diagnostic's spelling: the kind, with its number for

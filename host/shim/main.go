@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/lola-pm/lola/schema"
@@ -50,7 +51,11 @@ func Run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func Main(a Args, stdin io.Reader, stdout, stderr io.Writer) int {
 	start := time.Now()
 	log := newGuestLog(stderr)
-	if _, err := limitData(DataLimit(a.limits)); err != nil {
+	dataLimit := DataLimit(a.limits)
+	if a.test.dataLimit != 0 {
+		dataLimit = a.test.dataLimit
+	}
+	if _, err := limitData(dataLimit); err != nil {
 		d := Diagnostic{Kind: KindConfinementFailed, Detail: "setting RLIMIT_DATA: " + firstLine(err.Error())}
 		log.outcome(d)
 		return d.Kind.ExitCode()
@@ -58,7 +63,7 @@ func Main(a Args, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := start.Add(a.limits.timeout)
 	stop := startWatchdog(deadline, a.limits, log)
 	defer stop()
-	d := mainSteps(a, deadline, stdin, stdout, log)
+	d := mainSteps(a, dataLimit, deadline, stdin, stdout, log)
 	log.outcome(d)
 	return d.Kind.ExitCode()
 }
@@ -91,7 +96,7 @@ func startWatchdog(deadline time.Time, l Limits, log *guestLog) func() {
 	return func() { t.Stop() }
 }
 
-func mainSteps(a Args, deadline time.Time, stdin io.Reader, stdout io.Writer, log *guestLog) Diagnostic {
+func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, stdout io.Writer, log *guestLog) Diagnostic {
 	l := a.limits
 	// Step 1.
 	wasm, d := readModule(a.module, l.maxModule)
@@ -121,7 +126,9 @@ func mainSteps(a Args, deadline time.Time, stdin io.Reader, stdout io.Writer, lo
 	if !a.test.noConfine {
 		c, err := confine(a.test)
 		c.Caps = schema.JoinCapabilities(a.caps)
-		c.DataLimit = DataLimit(l)
+		if runtime.GOOS == "linux" {
+			c.DataLimit = dataLimit
+		}
 		log.shimLine(formatConfinement(c))
 		if err != nil {
 			return Diagnostic{Kind: KindConfinementFailed, Detail: firstLine(err.Error())}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -66,6 +67,14 @@ func childShim() int {
 			a.test.noConfine = true
 		case "landlock-only":
 			a.test.landlockOnly = true
+		default:
+			if v, ok := strings.CutPrefix(k, "data-limit="); ok {
+				n, err := strconv.ParseUint(v, 10, 64)
+				if err != nil {
+					return 99
+				}
+				a.test.dataLimit = n
+			}
 		}
 	}
 	return Main(a, os.Stdin, os.Stdout, os.Stderr)
@@ -120,6 +129,7 @@ type result struct {
 	stdout []byte
 	stderr []byte
 	code   int
+	maxRSS int64 // the child's peak resident set in KiB (0 where unknown)
 	report Report
 	repErr error
 }
@@ -157,6 +167,9 @@ func runShim(tb testing.TB, module string, l Limits, cacheDir string, req []byte
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
 	r := result{stdout: out.Bytes(), stderr: errb.Bytes()}
+	if cmd.ProcessState != nil {
+		r.maxRSS = maxRSSKiB(cmd.ProcessState)
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

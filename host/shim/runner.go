@@ -1,7 +1,10 @@
 package shim
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/plan"
@@ -38,5 +41,28 @@ func RunModule(ctx context.Context, inv Invocation, req []byte, limits plan.Limi
 	}
 	res := child.Run(ctx, spec)
 	rep, err := ParseReport(res.Diagnostics)
+	if errors.Is(err, ErrNoOutcome) && res.Outcome == child.OutcomeExitNonZero && runtimeOutOfMemory(res.Diagnostics) {
+		// The shim's data limit (RLIMIT_DATA) refused an allocation and the
+		// Go runtime ended the process before any outcome line: the memory
+		// limit, of the whole child rather than the module's linear memory.
+		d := Diagnostic{Kind: KindMemoryLimit, Detail: "the shim process reached its data limit (RLIMIT_DATA)"}
+		if rep.Confinement != nil && rep.Confinement.DataLimit > 0 {
+			d.Detail += fmt.Sprintf(" of %d bytes", rep.Confinement.DataLimit)
+		}
+		rep.Outcome, err = d, nil
+	}
 	return res, rep, err
+}
+
+// runtimeOutOfMemory reports whether stderr holds the Go runtime's own
+// fatal out-of-memory line. Only unprefixed lines count: everything the
+// guest writes is prefixed (GuestPrefix), so a guest cannot forge it.
+func runtimeOutOfMemory(stderr []byte) bool {
+	for _, line := range bytes.Split(stderr, []byte("\n")) {
+		rest, ok := bytes.CutPrefix(line, []byte("fatal error: "))
+		if ok && (bytes.Contains(rest, []byte("out of memory")) || bytes.Contains(rest, []byte("cannot allocate memory"))) {
+			return true
+		}
+	}
+	return false
 }
