@@ -467,3 +467,27 @@ func TestContainmentUnavailableIsAStartFailure(t *testing.T) {
 	res := child.Run(t.Context(), fixtureSpec(t, "empty"))
 	wantOutcome(t, res, child.OutcomeStartFailed)
 }
+
+// 16, "tests that do not guard": the process-group kill on its own. With
+// containment forced to the bare process group (macOS's only layer), a
+// descendant that stays in the child's group and holds stdout must be dead
+// when Run returns, whether the child holds on too or exits at once. The
+// cgroup and subreaper layers would hide a missing group kill, so they are
+// off here.
+func TestProcessGroupKillReachesDescendantInGroup(t *testing.T) {
+	t.Cleanup(child.ForceContainment(child.ContainmentProcessGroup))
+	for _, mode := range []string{"ingroup-hold", "ingroup-exit"} {
+		t.Run(mode, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			t.Cleanup(func() { killPids(readPidsQuiet(pidfile)) })
+			res := runTimed(t, fixtureSpec(t, mode, withDeadline(killDeadline), withEnv("LOLA_PIDFILE="+pidfile)))
+			wantOutcome(t, res, child.OutcomeKilledDeadline)
+			if res.Containment != child.ContainmentProcessGroup {
+				t.Fatalf("containment %s", res.Containment)
+			}
+			for _, pid := range readPids(t, pidfile, 1) {
+				assertDead(t, pid, false)
+			}
+		})
+	}
+}
