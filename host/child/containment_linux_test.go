@@ -157,8 +157,11 @@ func startSleeps(n int) {
 func fixtureCgroupSelf() int {
 	b, _ := os.ReadFile("/proc/self/cgroup")
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "0::") {
+		if p, ok := strings.CutPrefix(line, "0::"); ok {
 			fmt.Fprintln(os.Stderr, line)
+			if b, err := os.ReadFile(filepath.Join("/sys/fs/cgroup", p, "memory.max")); err == nil {
+				fmt.Fprintf(os.Stderr, "memory.max=%s\n", bytes.TrimSpace(b))
+			}
 		}
 	}
 	os.Stdout.WriteString(`{"protocol":1,"intents":[]}`)
@@ -489,5 +492,23 @@ func TestProcessGroupKillReachesDescendantInGroup(t *testing.T) {
 				assertDead(t, pid, false)
 			}
 		})
+	}
+}
+
+// Config.MemoryMax reaches the child's cgroup before it runs: the child
+// reads its own memory.max. Needs a delegated cgroup v2 subtree with the
+// memory controller enabled (this is what bounds a tier-1 shim and all it
+// could start, beyond its own RLIMIT_DATA).
+func TestCgroupMemoryMaxSetBeforeStart(t *testing.T) {
+	forcePath(t, child.ContainmentCgroup)
+	dir, _ := child.CgroupSubtree()
+	if b, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control")); err != nil || !bytes.Contains(b, []byte("memory")) {
+		t.Skipf("the delegated subtree does not enable the memory controller (%q, %v)", b, err)
+	}
+	const max = 96 << 20
+	res := runTimed(t, fixtureSpec(t, "cgroup-self", withMemoryMax(max)))
+	wantOutcome(t, res, child.OutcomePlanReceived)
+	if res.MemoryMax != max || !bytes.Contains(res.Diagnostics, []byte("memory.max="+strconv.Itoa(max))) {
+		t.Fatalf("memory max %d, child saw %q", res.MemoryMax, res.Diagnostics)
 	}
 }

@@ -21,6 +21,7 @@ type Invocation struct {
 	Env       []string      // empty: the child needs and inherits nothing
 	Deadline  time.Duration // the outer deadline, Limits.OuterDeadline
 	StderrCap int           // at least StderrBound, so the outcome line survives
+	MemoryMax int64         // the child cgroup's memory.max where available: DataLimit
 }
 
 // NewInvocation builds the invocation of exe (the lola binary, re-executed)
@@ -39,6 +40,7 @@ func NewInvocation(exe string, a Args) (Invocation, error) {
 		Env:       []string{},
 		Deadline:  a.limits.OuterDeadline(),
 		StderrCap: StderrBound,
+		MemoryMax: int64(DataLimit(a.limits)),
 	}, nil
 }
 

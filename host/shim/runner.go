@@ -12,8 +12,8 @@ import (
 
 // ChildConfig is the host/child description of inv: the request on stdin,
 // the plan on stdout decoded under limits (the host's own bound, the one a
-// tier-2 extension also meets), the outer deadline, and a stderr cap that
-// keeps the shim's outcome line.
+// tier-2 extension also meets), the outer deadline, a stderr cap that
+// keeps the shim's outcome line, and the cgroup memory bound.
 func (inv Invocation) ChildConfig(req []byte, limits plan.Limits) child.Config {
 	return child.Config{
 		Path:      inv.Path,
@@ -25,6 +25,11 @@ func (inv Invocation) ChildConfig(req []byte, limits plan.Limits) child.Config {
 		StderrCap: inv.StderrCap,
 		Stdout:    child.StdoutPlan,
 		Limits:    limits,
+		// The whole child tree's memory on the cgroup v2 path, beside the
+		// shim's own RLIMIT_DATA (which a descendant would not inherit
+		// charged to the same account; the shim starts none, seccomp
+		// forbids it, but the bound should not rest on that alone).
+		MemoryMax: inv.MemoryMax,
 	}
 }
 
