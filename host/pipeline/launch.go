@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,6 +51,18 @@ type Launched struct {
 	// Shim is the tier-1 shim's structured report (nil for tier 2, or when
 	// the shim wrote none).
 	Shim *shim.Report
+}
+
+// ArtifactSum is the SHA-256 of the tier-1 module bytes the shim read and
+// ran, as the shim reported them before compiling a byte: the digest of
+// exactly what ran, without the host reading the artifact a second time.
+// ok is false for tier 2, or when the shim stopped before reading the
+// module whole; the caller then hashes the file (ArtifactSum).
+func (l Launched) ArtifactSum() (sum [sha256.Size]byte, ok bool) {
+	if l.tier != audit.TierWasm || l.Shim == nil || !l.Shim.HasModule {
+		return sum, false
+	}
+	return l.Shim.Module, true
 }
 
 // Plan is the plan the extension returned, or nil.

@@ -104,6 +104,8 @@ type Diagnostic struct {
 	Pages     uint32 // memory-limit: the module's pages when it failed
 	Cache     string // ok: "off", "hit", "miss", "recovered" or "refused"
 	Elapsed   int64  // ok, timeout: microseconds of module execution
+	// Phases (ok only) is where the shim's time went, in microseconds.
+	Phases *Phases
 }
 
 // Code is the diagnostic's spelling: the kind, with its number for
@@ -180,6 +182,23 @@ const (
 	StderrBound = GuestLogCap + 8<<10
 )
 
+// Phases is where one successful shim run spent its time, in microseconds
+// from Main's start: reading and hashing the artifact, pre-scanning it,
+// the compilation cache lookup (or compilation), confinement, reading the
+// request, instantiation (with _initialize), and the ABI calls through
+// lola_run and the plan copy. Process start before Main and the exit after
+// it are not covered: a parent measures them as its wall time minus Total.
+type Phases struct {
+	Read        int64 `json:"read"`
+	Scan        int64 `json:"scan"`
+	Compile     int64 `json:"compile"`
+	Confine     int64 `json:"confine"`
+	Request     int64 `json:"request"`
+	Instantiate int64 `json:"instantiate"`
+	Run         int64 `json:"run"`
+	Total       int64 `json:"total"`
+}
+
 type wireLine struct {
 	Event       string       `json:"event"` // "module", "confinement" or "outcome"
 	Diag        string       `json:"diag,omitempty"`
@@ -194,12 +213,13 @@ type wireLine struct {
 	Pages       uint32       `json:"pages,omitempty"`
 	Cache       string       `json:"cache,omitempty"`
 	ElapsedUS   int64        `json:"elapsed_us,omitempty"`
+	Phases      *Phases      `json:"phases_us,omitempty"`
 	Confinement *Confinement `json:"confinement,omitempty"`
 }
 
 func formatOutcome(d Diagnostic) []byte {
 	return formatLine(wireLine{Event: "outcome", Diag: d.Code(), Detail: d.Detail, Export: d.Export,
-		Want: d.Want, Got: d.Got, Limit: d.Limit, LimitName: d.LimitName, Pages: d.Pages, Cache: d.Cache, ElapsedUS: d.Elapsed})
+		Want: d.Want, Got: d.Got, Limit: d.Limit, LimitName: d.LimitName, Pages: d.Pages, Cache: d.Cache, ElapsedUS: d.Elapsed, Phases: d.Phases})
 }
 
 // formatModule is the line that says which bytes the shim read: written
@@ -282,7 +302,7 @@ func ParseReport(stderr []byte) (Report, error) {
 				return r, err
 			}
 			r.Outcome = Diagnostic{Kind: k, Number: n, Detail: w.Detail, Export: w.Export, Want: w.Want,
-				Got: w.Got, Limit: w.Limit, LimitName: w.LimitName, Pages: w.Pages, Cache: w.Cache, Elapsed: w.ElapsedUS}
+				Got: w.Got, Limit: w.Limit, LimitName: w.LimitName, Pages: w.Pages, Cache: w.Cache, Elapsed: w.ElapsedUS, Phases: w.Phases}
 			found = true
 		default:
 			return r, fmt.Errorf("shim: unknown diagnostic event %q", w.Event)

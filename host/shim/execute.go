@@ -24,7 +24,7 @@ const EmptyPlan = `{"protocol":1,"intents":[]}`
 // environment, no argv and no stdin (the guest's stdout and stderr go to
 // log), run it under the memory ceiling (the runtime's) and the wall clock
 // (runCtx, which closes the module when it expires), and copy the plan out.
-func execute(e *engine, req []byte, l Limits, deadline time.Time, k testKnobs, log io.Writer) ([]byte, time.Duration, *Diagnostic) {
+func execute(e *engine, req []byte, l Limits, deadline time.Time, k testKnobs, log io.Writer, ph *Phases) ([]byte, time.Duration, *Diagnostic) {
 	alloc := &ceilingAllocator{ceiling: uint64(l.memoryPages) * 65536}
 	ctx := experimental.WithMemoryAllocator(context.Background(), alloc)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
@@ -41,6 +41,11 @@ func execute(e *engine, req []byte, l Limits, deadline time.Time, k testKnobs, l
 	r := &abiRun{ctx: runCtx, l: l, alloc: alloc}
 	plan, d := r.run(e, cfg, req)
 	elapsed := time.Since(start)
+	if !r.instantiated.IsZero() {
+		inst := r.instantiated.Sub(start).Microseconds()
+		ph.Instantiate += inst
+		ph.Run += elapsed.Microseconds() - inst
+	}
 	if r.mod != nil {
 		r.mod.Close(ctx)
 	}
@@ -54,8 +59,10 @@ type abiRun struct {
 	ctx   context.Context
 	l     Limits
 	alloc *ceilingAllocator
-	mod   api.Module
-	mem   api.Memory
+	// instantiated is when instantiation and _initialize ended.
+	instantiated time.Time
+	mod          api.Module
+	mem          api.Memory
 }
 
 func (r *abiRun) run(e *engine, cfg wazero.ModuleConfig, req []byte) ([]byte, *Diagnostic) {
@@ -71,6 +78,7 @@ func (r *abiRun) run(e *engine, cfg wazero.ModuleConfig, req []byte) ([]byte, *D
 			return nil, r.classify(err)
 		}
 	}
+	r.instantiated = time.Now()
 	v, d := r.call("lola_abi_version")
 	if d != nil {
 		return nil, d

@@ -1,7 +1,9 @@
 package shim
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"strconv"
 	"testing"
 
@@ -156,5 +158,25 @@ func TestDataLimitBoundsTheWholeChild(t *testing.T) {
 	res, rep, err = RunModule(context.Background(), childInvocation(t, mod, l, ""), nil, plan.DefaultLimits())
 	if err != nil || rep.Outcome.Kind != KindOK {
 		t.Fatalf("control: %v %+v\n%s", err, rep.Outcome, res.Diagnostics)
+	}
+}
+
+// 11.5: the shim reports the SHA-256 of exactly the bytes it read (and
+// ran), so the host records it without reading the artifact again; the
+// line comes before confinement, i.e. before any guest code runs.
+func TestModuleDigestReported(t *testing.T) {
+	b := shimtest.Reactor(1, 0, []byte(EmptyPlan)).Bytes()
+	r := runShim(t, writeModule(t, b), testLimits(t, nil), "", nil)
+	r.expect(t, KindOK)
+	if !r.report.HasModule || r.report.Module != sha256.Sum256(b) || r.report.ModuleBytes != len(b) {
+		t.Fatalf("module line %x (%d bytes), want %x (%d)", r.report.Module, r.report.ModuleBytes, sha256.Sum256(b), len(b))
+	}
+	mod := bytes.Index(r.stderr, []byte(`"event":"module"`))
+	conf := bytes.Index(r.stderr, []byte(`"event":"confinement"`))
+	if mod < 0 || (conf >= 0 && conf < mod) {
+		t.Fatalf("the module line must precede confinement:\n%s", r.stderr)
+	}
+	if p := r.report.Outcome.Phases; p == nil || p.Total <= 0 || p.Read+p.Scan+p.Compile+p.Confine+p.Request+p.Instantiate+p.Run > p.Total {
+		t.Fatalf("phases %+v", p)
 	}
 }

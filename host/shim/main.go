@@ -32,7 +32,8 @@ func Run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 //  0. bound the process's data (RLIMIT_DATA, DataLimit) and start the
 //     clock (Limits.Timeout) and its watchdog;
 //  1. read the artifact under the size bound (stat, then a capped read),
-//     report its SHA-256, and pre-scan its declarations (prescan);
+//     pre-scan its declarations (prescan), and report its SHA-256 (before
+//     step 2, computed beside the pre-scan and the cache lookup);
 //  2. confine the process (Landlock: no filesystem access at all, TCP bind
 //     and connect denied; a seccomp filter; a no-op off Linux that says so),
 //     and report the level achieved;
@@ -63,7 +64,7 @@ func Main(a Args, stdin io.Reader, stdout, stderr io.Writer) int {
 	deadline := start.Add(a.limits.timeout)
 	stop := startWatchdog(deadline, a.limits, log)
 	defer stop()
-	d := mainSteps(a, dataLimit, deadline, stdin, stdout, log)
+	d := mainSteps(a, dataLimit, start, deadline, stdin, stdout, log)
 	log.outcome(d)
 	return d.Kind.ExitCode()
 }
@@ -96,18 +97,37 @@ func startWatchdog(deadline time.Time, l Limits, log *guestLog) func() {
 	return func() { t.Stop() }
 }
 
-func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, stdout io.Writer, log *guestLog) Diagnostic {
+func mainSteps(a Args, dataLimit uint64, start, deadline time.Time, stdin io.Reader, stdout io.Writer, log *guestLog) Diagnostic {
 	l := a.limits
+	var ph Phases
+	mark := start
+	lap := func(p *int64) {
+		now := time.Now()
+		*p += now.Sub(mark).Microseconds()
+		mark = now
+	}
 	// Step 1.
 	wasm, d := readModule(a.module, l.maxModule)
 	if d != nil {
 		return *d
 	}
-	sum := sha256.Sum256(wasm)
-	log.shimLine(formatModule(sum, len(wasm)))
+	// The digest is computed beside the pre-scan and the cache lookup (a
+	// second core is the norm) and reported before anything is confined
+	// or run.
+	sumDone := make(chan [sha256.Size]byte, 1)
+	go func(b []byte) { sumDone <- sha256.Sum256(b) }(wasm)
+	size := len(wasm)
+	reportSum := func() {
+		if sumDone != nil {
+			log.shimLine(formatModule(<-sumDone, size))
+			sumDone = nil
+		}
+	}
+	lap(&ph.Read)
 	if wasm, d = checkDeclarations(wasm, l); d != nil {
 		return *d
 	}
+	lap(&ph.Scan)
 	// The cache is read (and a miss written) before confinement.
 	var eng *engine
 	cacheState := "off"
@@ -122,6 +142,8 @@ func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, st
 		}
 		cacheState = eng.cache
 	}
+	reportSum()
+	lap(&ph.Compile)
 	// Step 2.
 	if !a.test.noConfine {
 		c, err := confine(a.test)
@@ -134,6 +156,7 @@ func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, st
 			return Diagnostic{Kind: KindConfinementFailed, Detail: firstLine(err.Error())}
 		}
 	}
+	lap(&ph.Confine)
 	req, err := io.ReadAll(io.LimitReader(stdin, l.maxRequest+1))
 	if err != nil {
 		return Diagnostic{Kind: KindInternal, Detail: "reading the request: " + firstLine(err.Error())}
@@ -141,6 +164,7 @@ func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, st
 	if int64(len(req)) > l.maxRequest {
 		return Diagnostic{Kind: KindRequestTooLarge, Limit: l.maxRequest}
 	}
+	lap(&ph.Request)
 	if eng == nil {
 		eng, d = compile(wasm, l, deadline, nil, "")
 		if d != nil {
@@ -152,8 +176,10 @@ func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, st
 		d.Cache = cacheState
 		return *d
 	}
+	lap(&ph.Compile)
 	// Steps 3 to 5.
-	plan, elapsed, d := execute(eng, req, l, deadline, a.test, log)
+	plan, elapsed, d := execute(eng, req, l, deadline, a.test, log, &ph)
+	mark = time.Now()
 	if d != nil {
 		d.Cache = cacheState
 		return *d
@@ -161,7 +187,9 @@ func mainSteps(a Args, dataLimit uint64, deadline time.Time, stdin io.Reader, st
 	if _, err := stdout.Write(plan); err != nil {
 		return Diagnostic{Kind: KindOutputFailed, Detail: firstLine(err.Error())}
 	}
-	return Diagnostic{Kind: KindOK, Cache: cacheState, Elapsed: elapsed.Microseconds()}
+	lap(&ph.Run)
+	ph.Total = time.Since(start).Microseconds()
+	return Diagnostic{Kind: KindOK, Cache: cacheState, Elapsed: elapsed.Microseconds(), Phases: &ph}
 }
 
 // checkDeclarations runs prescan and names the limit a module exceeds; a

@@ -364,9 +364,10 @@ func scanCode(r *reader) error {
 		if err != nil {
 			return err
 		}
-		where := fmt.Sprintf("function body %d", i)
+		// Formatted only on a refusal: this loop runs once per function.
+		where := func() string { return fmt.Sprintf("function body %d", i) }
 		if size > MaxFunctionBody {
-			return &limitError{Name: "function-body-bytes", Value: uint64(size), Max: MaxFunctionBody, Where: where}
+			return &limitError{Name: "function-body-bytes", Value: uint64(size), Max: MaxFunctionBody, Where: where()}
 		}
 		if uint64(size) > uint64(len(r.b)-r.off) {
 			return errMalformed
@@ -388,7 +389,7 @@ func scanCode(r *reader) error {
 			}
 			locals += uint64(k)
 			if locals > MaxLocalsPerFunc {
-				return &limitError{Name: "locals-per-function", Value: locals, Max: MaxLocalsPerFunc, Where: where}
+				return &limitError{Name: "locals-per-function", Value: locals, Max: MaxLocalsPerFunc, Where: where()}
 			}
 		}
 		total += locals
