@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/plan"
@@ -218,4 +219,23 @@ func TestSiblingShimChoice(t *testing.T) {
 			t.Fatal("a symlinked sibling was chosen")
 		}
 	}
+}
+
+// 15: a Go module that builds a 75 MiB plan is refused promptly for its
+// size (the shim's plan-too-large, before a byte is copied), well inside
+// a 5 s --timeout, never by the clock.
+func TestHostileGoModule75MiBPlanRefusedPromptly(t *testing.T) {
+	l, err := DefaultLimits().WithOuterDeadline(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := guestReactor.build(t)
+	runShim(t, mod, l, sharedCache, request(t, "plan-len", "10")).expect(t, KindOK) // compiled and cached
+	start := time.Now()
+	r := runShim(t, mod, l, sharedCache, request(t, "plan-len", strconv.Itoa(75<<20)))
+	d := r.expect(t, KindPlanTooLarge)
+	if d.Limit != l.MaxPlan() {
+		t.Fatalf("diagnostic %+v", d)
+	}
+	t.Logf("refused after %s", time.Since(start))
 }
