@@ -489,10 +489,34 @@ func TestProcessGroupKillReachesDescendantInGroup(t *testing.T) {
 				t.Fatalf("containment %s", res.Containment)
 			}
 			for _, pid := range readPids(t, pidfile, 1) {
-				assertDead(t, pid, false)
+				assertKilled(t, pid)
 			}
 		})
 	}
+}
+
+// assertKilled checks that pid is gone, a zombie, or has SIGKILL pending:
+// an orphan nobody waits for may not have been scheduled to die yet when
+// Run returns, but with SIGKILL pending it never runs user code again.
+func assertKilled(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return
+	}
+	if st := procState(pid); st == "Z" || st == "X" || st == "" {
+		return
+	}
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "SigPnd" && k != "ShdPnd") {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(uint(syscall.SIGKILL)-1)) != 0 {
+			return
+		}
+	}
+	t.Errorf("descendant %d is still running (state %q) with no SIGKILL pending after Run returned", pid, procState(pid))
 }
 
 // Config.MemoryMax reaches the child's cgroup before it runs: the child
