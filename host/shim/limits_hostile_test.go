@@ -230,7 +230,7 @@ func TestHostileGoModule75MiBPlanRefusedPromptly(t *testing.T) {
 		t.Fatal(err)
 	}
 	mod := guestReactor.build(t)
-	runShim(t, mod, l, sharedCache, request(t, "plan-len", "10")).expect(t, KindOK) // compiled and cached
+	runShim(t, mod, testLimits(t, nil), sharedCache, request(t, "plan-len", "10")).expect(t, KindOK) // compiled and cached
 	start := time.Now()
 	r := runShim(t, mod, l, sharedCache, request(t, "plan-len", strconv.Itoa(75<<20)))
 	d := r.expect(t, KindPlanTooLarge)

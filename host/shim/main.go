@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -111,21 +112,30 @@ func mainSteps(a Args, dataLimit uint64, start, deadline time.Time, stdin io.Rea
 	if d != nil {
 		return *d
 	}
-	// The digest is computed beside the pre-scan and the cache lookup (a
-	// second core is the norm) and reported before anything is confined
-	// or run.
-	sumDone := make(chan [sha256.Size]byte, 1)
-	go func(b []byte) { sumDone <- sha256.Sum256(b) }(wasm)
 	size := len(wasm)
+	lap(&ph.Read)
+	wasm, orig, d := checkDeclarations(wasm, l)
+	if d != nil {
+		return *d
+	}
+	// The digest, of the bytes as read (orig: the rewritten table section
+	// as it was), is computed beside the cache lookup (a second core is the
+	// norm) and reported before anything is confined or run.
+	sumDone := make(chan [sha256.Size]byte, 1)
+	go func() {
+		h := sha256.New()
+		for _, p := range orig {
+			h.Write(p)
+		}
+		var sum [sha256.Size]byte
+		h.Sum(sum[:0])
+		sumDone <- sum
+	}()
 	reportSum := func() {
 		if sumDone != nil {
 			log.shimLine(formatModule(<-sumDone, size))
 			sumDone = nil
 		}
-	}
-	lap(&ph.Read)
-	if wasm, d = checkDeclarations(wasm, l); d != nil {
-		return *d
 	}
 	lap(&ph.Scan)
 	// The cache is read (and a miss written) before confinement.
@@ -194,30 +204,33 @@ func mainSteps(a Args, dataLimit uint64, start, deadline time.Time, stdin io.Rea
 
 // checkDeclarations runs prescan and names the limit a module exceeds; a
 // module whose tables declare no maximum is returned with the maximum
-// MaxTableElements (boundTables). Bytes whose section structure prescan
+// MaxTableElements (boundTables, in place where the buffer allows), and
+// orig is the artifact's bytes as read, in pieces, for its digest. Bytes whose section structure prescan
 // cannot follow are module-invalid here, before wazero decodes any of it:
 // a limit beyond the fault would otherwise go unchecked.
-func checkDeclarations(wasm []byte, l Limits) ([]byte, *Diagnostic) {
+func checkDeclarations(wasm []byte, l Limits) (out []byte, orig [][]byte, d *Diagnostic) {
 	s, err := prescan(wasm, l.memoryPages)
 	var le *limitError
 	var me *memoryMinError
 	switch {
 	case errors.As(err, &le):
-		return nil, &Diagnostic{Kind: KindModuleLimit, LimitName: le.Name, Limit: int64(le.Max), Detail: le.Error()}
+		return nil, nil, &Diagnostic{Kind: KindModuleLimit, LimitName: le.Name, Limit: int64(le.Max), Detail: le.Error()}
 	case errors.As(err, &me):
-		return nil, &Diagnostic{Kind: KindMemoryLimit, Limit: int64(l.memoryPages), Pages: uint32(min(me.Min, 1<<32-1)),
+		return nil, nil, &Diagnostic{Kind: KindMemoryLimit, Limit: int64(l.memoryPages), Pages: uint32(min(me.Min, 1<<32-1)),
 			Detail: fmt.Sprintf("the module declares a minimum of %d pages, over its %d-page memory ceiling", me.Min, l.memoryPages)}
 	case err != nil:
-		return nil, malformed(err)
+		return nil, nil, malformed(err)
 	}
-	if s.unboundedTable {
-		b, err := boundTables(wasm, s)
-		if err != nil {
-			return nil, malformed(err)
-		}
-		return b, nil
+	if !s.unboundedTable {
+		return wasm, [][]byte{wasm}, nil
 	}
-	return wasm, nil
+	section := bytes.Clone(wasm[s.tableHeader:s.tableEnd])
+	tail := len(wasm) - s.tableEnd
+	out, err = boundTables(wasm, s)
+	if err != nil {
+		return nil, nil, malformed(err)
+	}
+	return out, [][]byte{out[:s.tableHeader], section, out[len(out)-tail:]}, nil
 }
 
 func malformed(err error) *Diagnostic {

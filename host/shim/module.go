@@ -43,7 +43,7 @@ func readOpen(f openFile, limit int64) ([]byte, *Diagnostic) {
 			Detail: fmt.Sprintf("the artifact is %d bytes, over the %d-byte maximum", st.Size(), limit)}
 	}
 	// Allocate for what stat promised, never for more than limit.
-	b := make([]byte, 0, min(max(st.Size(), 0), limit)+1)
+	b := make([]byte, 0, min(max(st.Size(), 0), limit)+1+TableHeadroom)
 	b, err = readAllInto(b, io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, &Diagnostic{Kind: KindModuleUnreadable, Detail: errText(err)}

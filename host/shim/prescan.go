@@ -309,13 +309,29 @@ func boundTables(wasm []byte, s scanned) ([]byte, error) {
 	if r.off != len(r.b) {
 		return nil, errMalformed
 	}
-	out := make([]byte, 0, len(wasm)+len(body))
-	out = append(out, wasm[:s.tableHeader]...)
-	out = append(out, 4)
-	out = appendULEB(out, uint64(len(body)))
-	out = append(out, body...)
-	return append(out, wasm[s.tableEnd:]...), nil
+	sec := appendULEB([]byte{4}, uint64(len(body)))
+	sec = append(sec, body...)
+	size := len(wasm)
+	delta := len(sec) - (s.tableEnd - s.tableHeader)
+	if delta > cap(wasm)-size {
+		out := make([]byte, 0, size+delta)
+		out = append(out, wasm[:s.tableHeader]...)
+		out = append(out, sec...)
+		return append(out, wasm[s.tableEnd:]...), nil
+	}
+	// In place (the read buffer keeps TableHeadroom spare bytes): no
+	// second copy of a module of megabytes. copy is a memmove.
+	out := wasm[:size+max(delta, 0)]
+	copy(out[s.tableEnd+delta:], wasm[s.tableEnd:size])
+	copy(out[s.tableHeader:], sec)
+	return out[:size+delta], nil
 }
+
+// TableHeadroom is the spare capacity the artifact's buffer is read with,
+// so that boundTables can rewrite the table section in place: each table
+// grows by at most four bytes (the flag is rewritten, a maximum of at most
+// three LEB128 bytes is added), MaxTables of them.
+const TableHeadroom = 4*MaxTables + 8
 
 func appendULEB(b []byte, v uint64) []byte {
 	for {
