@@ -27,6 +27,7 @@ type testKnobs struct {
 	noConfine    bool   // skip step 2, the control for the preopen test
 	landlockOnly bool   // skip seccomp, to prove the Landlock TCP layer alone
 	dataLimit    uint64 // replace DataLimit, to prove the rlimit with a small module
+	stall        bool   // block past the outer deadline before instantiating, like a host call no cancellation interrupts
 }
 
 // NewArgs validates and returns the arguments of one invocation. module is

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -238,4 +239,19 @@ func TestHostileGoModule75MiBPlanRefusedPromptly(t *testing.T) {
 		t.Fatalf("diagnostic %+v", d)
 	}
 	t.Logf("refused after %s", time.Since(start))
+}
+
+// The watchdog: when something the context's cancellation cannot
+// interrupt (here a stall past the outer deadline) holds the shim after
+// its clock expired, the shim still writes its timeout outcome and exits
+// by itself, WatchdogGrace after the clock, before the host's kill
+// (runShim fails the test if the outer deadline had to kill the child).
+func TestWatchdogEndsAStalledShim(t *testing.T) {
+	l := testLimits(t, func(l *Limits) { l.timeout = 300 * time.Millisecond })
+	m := shimtest.Reactor(1, 0, []byte(EmptyPlan))
+	r := runShim(t, writeModule(t, m.Bytes()), l, "", nil, "stall")
+	d := r.expect(t, KindTimeout)
+	if d.Limit != 300 || !strings.Contains(d.Detail, "did not stop") {
+		t.Fatalf("diagnostic %+v", d)
+	}
 }

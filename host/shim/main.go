@@ -187,6 +187,9 @@ func mainSteps(a Args, dataLimit uint64, start, deadline time.Time, stdin io.Rea
 		return *d
 	}
 	lap(&ph.Compile)
+	if a.test.stall {
+		time.Sleep(l.OuterDeadline())
+	}
 	// Steps 3 to 5.
 	plan, elapsed, d := execute(eng, req, l, deadline, a.test, log, &ph)
 	mark = time.Now()

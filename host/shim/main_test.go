@@ -66,6 +66,8 @@ func childShim() int {
 			a.test.noConfine = true
 		case "landlock-only":
 			a.test.landlockOnly = true
+		case "stall":
+			a.test.stall = true
 		default:
 			if v, ok := strings.CutPrefix(k, "data-limit="); ok {
 				n, err := strconv.ParseUint(v, 10, 64)
