@@ -47,3 +47,23 @@ func TestExtRunHelpTimeoutExampleWorks(t *testing.T) {
 		t.Fatalf("the audit log does not name the module's digest %x:\n%s", sum, log)
 	}
 }
+
+// issue 15: a module declaring a 75 MiB plan is refused promptly, by the
+// rule a tier-2 plan of that size meets (plan.too-large, exit 4), not by
+// the clock.
+func TestExtRun75MiBPlanIsPlanTooLarge(t *testing.T) {
+	extRunTestEnv = []string{extHostChildEnv + "=1"}
+	t.Cleanup(func() { extRunTestEnv = nil })
+	t.Setenv("LOLA_HOME", t.TempDir())
+	m := shimtest.Reactor(schema.ABIVersion, 0, nil).
+		Replace("lola_plan_len", shimtest.Func{Name: "lola_plan_len", Results: 1, Body: shimtest.I32(75 << 20)})
+	m.Pages = 1300
+	mod := filepath.Join(t.TempDir(), "big.wasm")
+	if err := os.WriteFile(mod, m.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runLola(t, "ext", "run", "--root", t.TempDir(), "--timeout", "5s", "--json", mod)
+	if code != exitExtension || !strings.Contains(out, `"rule": "plan.too-large"`) {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}

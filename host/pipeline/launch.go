@@ -14,6 +14,7 @@ import (
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/shim"
 	"github.com/lola-pm/lola/schema"
 )
@@ -136,6 +137,11 @@ func runModule(ctx context.Context, l Launch, body []byte) (Launched, error) {
 	out := Launched{tier: audit.TierWasm, Child: res}
 	if err == nil {
 		out.Shim = &rep
+		if rep.Outcome.Kind == shim.KindPlanTooLarge {
+			// The shim refused the declared length before copying a byte;
+			// name it by the same rule a tier-2 plan of that size meets.
+			out.Child.Err = errors.Join(rejection.New(schema.RulePlanTooLarge, rep.Outcome.Detail), res.Err)
+		}
 	}
 	return out, nil
 }
