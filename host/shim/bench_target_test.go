@@ -30,15 +30,29 @@ func repoFile(b *testing.B, rel string) string {
 }
 
 // BenchmarkWarmTier1Breakdown runs the Go claude-code target through the
-// shim child, compilation cache warm, and reports where each run's time
+// shim child (bin/lola-shim), compilation cache warm, and reports where each run's time
 // went: the shim's own phases (Phases) and, as the rest of the wall time,
 // process start and exit.
 func BenchmarkWarmTier1Breakdown(b *testing.B) {
 	mod := repoFile(b, "examples/claude-code/dist/claude-code.wasm")
+	// The production child (bin/lola-shim): a test binary would key its
+	// cache by a hash of its own 20 MB executable (a development build)
+	// and start slower.
+	exe := repoFile(b, "bin/lola-shim")
 	dir := filepath.Join(b.TempDir(), "cache")
 	req := []byte(extRunRequest)
+	a, err := NewArgs(mod, nil, DefaultLimits(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	inv, err := NewInvocation(exe, a)
+	if err != nil {
+		b.Fatal(err)
+	}
 	run := func() (time.Duration, Phases) {
-		cmd := shimCmd(b, mod, dir, req)
+		cmd := exec.Command(inv.Path, inv.Args...)
+		cmd.Env = inv.Env
+		cmd.Stdin = bytes.NewReader(req)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		start := time.Now()
