@@ -16,10 +16,13 @@ all: build
 setup:
 	@./scripts/setup.sh
 
-## build: the lola binary and every example extension, both tiers.
+## build: the lola binary, its tier-1 shim (lola-shim, run by lola from
+## beside itself; lola falls back to re-executing itself without it), and
+## every example extension, both tiers.
 build: setup
 	@mkdir -p $(BIN)
 	cd cmd && $(GO) build -trimpath -o ../$(BIN)/lola ./lola
+	cd cmd && $(GO) build -trimpath -o ../$(BIN)/lola-shim ./lola-shim
 	@./scripts/build-examples.sh $(BIN)/lola
 
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.

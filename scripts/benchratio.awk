@@ -47,3 +47,19 @@ END {
 	ratio("lola ext run, Rust fixture: tier 1 vs tier 2", "BenchmarkHostRun/rust/tier1", "BenchmarkHostRun/rust/tier2")
 	ratio("lola ext run, AssemblyScript fixture: tier 1 vs tier 2", "BenchmarkHostRun/assemblyscript/tier1", "BenchmarkHostRun/assemblyscript/tier2")
 }
+
+# Warm tier-1 start (issue 11.5): a whole warm `lola ext run` of the Go
+# claude-code target against the in-process floor (cache-hit compile,
+# instantiate, lola_run) plus one bare lola process; Rust and
+# AssemblyScript targets against their own tier-2 builds. Targets: 1.5x.
+END {
+	t = "BenchmarkTier1Target/"
+	if ((t "go-claude-code/ext-run" in ns) && (t "go-claude-code/floor" in ns) && (t "version" in ns)) {
+		den = ns[t "go-claude-code/floor"] + ns[t "version"]
+		printf "  %-58s %10.2fx   (%s / %s + %s)\n", "warm ext run, Go target vs floor + bare lola (<= 1.5x)",
+			ns[t "go-claude-code/ext-run"] / den, fmtns(ns[t "go-claude-code/ext-run"]), fmtns(ns[t "go-claude-code/floor"]), fmtns(ns[t "version"])
+	} else
+		printf "  %-58s %10s\n", "warm ext run, Go target vs floor + bare lola (<= 1.5x)", "n/a"
+	ratio("warm ext run, Rust target: tier 1 vs tier 2 (<= 1.5x)", t "rust-cursor/tier1", t "rust-cursor/tier2")
+	ratio("warm ext run, AssemblyScript target: tier 1 vs tier 2 (<= 1.5x)", t "as-gemini-cli/tier1", t "as-gemini-cli/tier2")
+}

@@ -74,9 +74,10 @@ executable (any language, trusted rather than confined: it runs with a
 minimal environment, in an empty scratch directory). Limits:
   --timeout       the outer deadline from spawn; past it the extension's
                   process group is killed (default 30s; for a .wasm module
-                  the shim's own clock gets what is left after startup,
-                  compilation and write-out, so its clean "timeout"
-                  diagnostic comes first)
+                  the shim's own clock, which covers reading, compiling
+                  and running the module, ends a tenth earlier, at least
+                  250ms and at most 2s, so its clean "timeout" diagnostic
+                  comes first)
   plan size       64 MiB, 100 000 intents, 16 MiB per string; one byte or
                   intent more and the extension is killed
   stderr          the first 64 KiB are kept as diagnostics, the rest is
@@ -281,7 +282,11 @@ func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, 
 	if err != nil {
 		return pipeline.Proposer{}, err
 	}
-	if sum, err := pipeline.ArtifactSum(ext.path); err == nil {
+	// A tier-1 run's digest is the shim's, of the bytes it ran; the file
+	// is hashed only when there is none (tier 2).
+	if sum, ok := l.ArtifactSum(); ok {
+		id = id.WithArtifact(sum)
+	} else if sum, err := pipeline.ArtifactSum(ext.path); err == nil {
 		id = id.WithArtifact(sum)
 	}
 	who := pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: l.Layers()}

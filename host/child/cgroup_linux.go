@@ -221,6 +221,14 @@ func newCgroupMember(parent string) (*cgroupMember, error) {
 	return m, nil
 }
 
+// setMemoryMax writes memory.max before the child starts (it is cloned
+// straight into the cgroup), so the bound holds from its first
+// instruction. It fails where the parent does not delegate the memory
+// controller (no memory.max file).
+func (m *cgroupMember) setMemoryMax(n int64) error {
+	return os.WriteFile(filepath.Join(m.dir, "memory.max"), []byte(strconv.FormatInt(n, 10)), 0)
+}
+
 // killAll writes 1 to cgroup.kill: SIGKILL to every process in the cgroup
 // and its descendants, including ones forking at that moment.
 func (m *cgroupMember) killAll() {

@@ -41,6 +41,7 @@ func withStdin(b []byte) specOpt           { return func(c *child.Config) { c.St
 func withDeadline(d time.Duration) specOpt { return func(c *child.Config) { c.Deadline = d } }
 func withLimits(l plan.Limits) specOpt     { return func(c *child.Config) { c.Limits = l } }
 func withStderrCap(n int) specOpt          { return func(c *child.Config) { c.StderrCap = n } }
+func withMemoryMax(n int64) specOpt        { return func(c *child.Config) { c.MemoryMax = n } }
 func withHookMode(cap int) specOpt {
 	return func(c *child.Config) { c.Stdout, c.StdoutCap = child.StdoutDiagnostics, cap }
 }

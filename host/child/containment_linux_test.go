@@ -157,8 +157,11 @@ func startSleeps(n int) {
 func fixtureCgroupSelf() int {
 	b, _ := os.ReadFile("/proc/self/cgroup")
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "0::") {
+		if p, ok := strings.CutPrefix(line, "0::"); ok {
 			fmt.Fprintln(os.Stderr, line)
+			if b, err := os.ReadFile(filepath.Join("/sys/fs/cgroup", p, "memory.max")); err == nil {
+				fmt.Fprintf(os.Stderr, "memory.max=%s\n", bytes.TrimSpace(b))
+			}
 		}
 	}
 	os.Stdout.WriteString(`{"protocol":1,"intents":[]}`)
@@ -466,4 +469,70 @@ func TestContainmentUnavailableIsAStartFailure(t *testing.T) {
 	t.Cleanup(child.ForceContainment(child.ContainmentCgroup))
 	res := child.Run(t.Context(), fixtureSpec(t, "empty"))
 	wantOutcome(t, res, child.OutcomeStartFailed)
+}
+
+// 16, "tests that do not guard": the process-group kill on its own. With
+// containment forced to the bare process group (macOS's only layer), a
+// descendant that stays in the child's group and holds stdout must be dead
+// when Run returns, whether the child holds on too or exits at once. The
+// cgroup and subreaper layers would hide a missing group kill, so they are
+// off here.
+func TestProcessGroupKillReachesDescendantInGroup(t *testing.T) {
+	t.Cleanup(child.ForceContainment(child.ContainmentProcessGroup))
+	for _, mode := range []string{"ingroup-hold", "ingroup-exit"} {
+		t.Run(mode, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			t.Cleanup(func() { killPids(readPidsQuiet(pidfile)) })
+			res := runTimed(t, fixtureSpec(t, mode, withDeadline(killDeadline), withEnv("LOLA_PIDFILE="+pidfile)))
+			wantOutcome(t, res, child.OutcomeKilledDeadline)
+			if res.Containment != child.ContainmentProcessGroup {
+				t.Fatalf("containment %s", res.Containment)
+			}
+			for _, pid := range readPids(t, pidfile, 1) {
+				assertKilled(t, pid)
+			}
+		})
+	}
+}
+
+// assertKilled checks that pid is gone, a zombie, or has SIGKILL pending:
+// an orphan nobody waits for may not have been scheduled to die yet when
+// Run returns, but with SIGKILL pending it never runs user code again.
+func assertKilled(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return
+	}
+	if st := procState(pid); st == "Z" || st == "X" || st == "" {
+		return
+	}
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "SigPnd" && k != "ShdPnd") {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(uint(syscall.SIGKILL)-1)) != 0 {
+			return
+		}
+	}
+	t.Errorf("descendant %d is still running (state %q) with no SIGKILL pending after Run returned", pid, procState(pid))
+}
+
+// Config.MemoryMax reaches the child's cgroup before it runs: the child
+// reads its own memory.max. Needs a delegated cgroup v2 subtree with the
+// memory controller enabled (this is what bounds a tier-1 shim and all it
+// could start, beyond its own RLIMIT_DATA).
+func TestCgroupMemoryMaxSetBeforeStart(t *testing.T) {
+	forcePath(t, child.ContainmentCgroup)
+	dir, _ := child.CgroupSubtree()
+	if b, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control")); err != nil || !bytes.Contains(b, []byte("memory")) {
+		t.Skipf("the delegated subtree does not enable the memory controller (%q, %v)", b, err)
+	}
+	const max = 96 << 20
+	res := runTimed(t, fixtureSpec(t, "cgroup-self", withMemoryMax(max)))
+	wantOutcome(t, res, child.OutcomePlanReceived)
+	if res.MemoryMax != max || !bytes.Contains(res.Diagnostics, []byte("memory.max="+strconv.Itoa(max))) {
+		t.Fatalf("memory max %d, child saw %q", res.MemoryMax, res.Diagnostics)
+	}
 }

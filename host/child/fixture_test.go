@@ -132,13 +132,15 @@ func runFixture(mode string) int {
 			return 1
 		}
 		return 0
-	case "setsid-exit", "setsid-hold": // leaves a descendant holding stdout
+	case "setsid-exit", "setsid-hold", "ingroup-exit", "ingroup-hold": // leaves a descendant holding stdout
 		self, _ := os.Executable()
 		gc := exec.Command(self)
 		gc.Env = []string{fixtureEnv + "=sleeper"}
 		gc.Stdout = os.Stdout
 		gc.Stderr = os.Stderr
-		gc.SysProcAttr = detachAttr()
+		if strings.HasPrefix(mode, "setsid-") { // ingroup-: stays in the child's process group
+			gc.SysProcAttr = detachAttr()
+		}
 		if err := gc.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "grandchild:", err)
 			return 1
@@ -146,7 +148,7 @@ func runFixture(mode string) int {
 		if pf := os.Getenv("LOLA_PIDFILE"); pf != "" {
 			_ = os.WriteFile(pf, []byte(strconv.Itoa(gc.Process.Pid)), 0o600)
 		}
-		if mode == "setsid-hold" {
+		if strings.HasSuffix(mode, "-hold") {
 			time.Sleep(hold)
 		}
 		return 0

@@ -4,7 +4,8 @@ package child
 // Each platform file defines
 //
 //	discoverContainment() Containment     // once per process: what is in effect
-//	newGroup() (*group, error)             // before spawn: reserve resources
+//	newGroup(memoryMax int64) (*group, error) // before spawn: reserve resources
+//	(*group).memoryMax() int64             // the memory bound set, 0 for none
 //	(*group).start(cmd *exec.Cmd) error    // spawn cmd inside the group
 //	(*group).containment() Containment     // what this run is in, for Result
 //	(*group).waited()                      // after cmd.Wait reaped the child

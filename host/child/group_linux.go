@@ -30,9 +30,13 @@ type group struct {
 	cmd  *exec.Cmd
 	pgid int
 	cg   *cgroupMember // ContainmentCgroup only
+	// memMax is the memory.max written to cg, 0 for none.
+	memMax int64
 }
 
-func newGroup() (*group, error) {
+func (g *group) memoryMax() int64 { return g.memMax }
+
+func newGroup(memoryMax int64) (*group, error) {
 	g := &group{mode: CurrentContainment()}
 	switch g.mode {
 	case ContainmentCgroup:
@@ -43,6 +47,9 @@ func newGroup() (*group, error) {
 		}
 		if g.cg, err = newCgroupMember(parent); err != nil {
 			return nil, err
+		}
+		if memoryMax > 0 && g.cg.setMemoryMax(memoryMax) == nil {
+			g.memMax = memoryMax
 		}
 	case ContainmentSubreaper:
 		if err := becomeSubreaper(); err != nil {

@@ -16,7 +16,9 @@ type group struct {
 	cmd *exec.Cmd
 }
 
-func newGroup() (*group, error) { return &group{}, nil }
+func newGroup(int64) (*group, error) { return &group{}, nil }
+
+func (g *group) memoryMax() int64 { return 0 }
 
 func (g *group) start(cmd *exec.Cmd) error {
 	if err := cmd.Start(); err != nil {

@@ -20,7 +20,10 @@ type group struct {
 	pgid int
 }
 
-func newGroup() (*group, error) { return &group{}, nil }
+func newGroup(int64) (*group, error) { return &group{}, nil }
+
+// memoryMax: no per-run memory bound exists off Linux's cgroup path.
+func (g *group) memoryMax() int64 { return 0 }
 
 // start spawns cmd as the leader of a new process group, so that one
 // kill(-pgid) reaches every descendant that has not left the group.

@@ -27,21 +27,32 @@ type group struct {
 	mu  sync.Mutex
 	job windows.Handle // closed (terminating every member) by release
 	cmd *exec.Cmd
+	// memMax is the job's memory limit, 0 for none.
+	memMax int64
 }
 
-func newGroup() (*group, error) {
+func (g *group) memoryMax() int64 { return g.memMax }
+
+// newGroup creates the job; a positive memoryMax becomes its job-wide
+// memory limit (JOB_OBJECT_LIMIT_JOB_MEMORY: committed memory of every
+// process in the job together).
+func newGroup(memoryMax int64) (*group, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("descendant containment: CreateJobObject: %w", err)
 	}
 	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	if memoryMax > 0 {
+		info.BasicLimitInformation.LimitFlags |= windows.JOB_OBJECT_LIMIT_JOB_MEMORY
+		info.JobMemoryLimit = uintptr(memoryMax)
+	}
 	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
 		_ = windows.CloseHandle(job)
 		return nil, fmt.Errorf("descendant containment: SetInformationJobObject: %w", err)
 	}
-	return &group{job: job}, nil
+	return &group{job: job, memMax: memoryMax}, nil
 }
 
 // start creates cmd suspended in its own console process group, assigns it

@@ -38,6 +38,9 @@ type Result struct {
 	// CurrentContainment), for the audit record; ContainmentUnknown when
 	// the child never started.
 	Containment Containment
+	// MemoryMax is the memory.max in bytes the child's cgroup had
+	// (Config.MemoryMax), 0 when none was set.
+	MemoryMax int64
 	// Elapsed is the wall time Run took.
 	Elapsed time.Duration
 }

@@ -65,7 +65,7 @@ func (s Spec) run(ctx context.Context) Result {
 	if err != nil {
 		return Result{Outcome: OutcomeStartFailed, ExitStatus: -1, Err: fmt.Errorf("start %s: pipes: %w", filepath.Base(s.path), unwrapPath(err))}
 	}
-	g, err := newGroup()
+	g, err := newGroup(s.memoryMax)
 	if err != nil {
 		p.closeAll()
 		return Result{Outcome: OutcomeStartFailed, ExitStatus: -1, Err: s.redact(err)}
@@ -238,7 +238,7 @@ func (r *running) cleanup(grace <-chan struct{}) {
 }
 
 func (r *running) base() Result {
-	res := Result{ExitStatus: -1, Containment: r.group.containment()}
+	res := Result{ExitStatus: -1, Containment: r.group.containment(), MemoryMax: r.group.memoryMax()}
 	res.Diagnostics, res.DiagnosticsTruncated = r.stderr.snapshot()
 	if r.stdout != nil {
 		res.Output, res.OutputTruncated = r.stdout.snapshot()

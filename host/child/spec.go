@@ -93,6 +93,12 @@ type Config struct {
 	Limits plan.Limits
 	// StdoutCap is how many stdout bytes are kept (StdoutDiagnostics only).
 	StdoutCap int
+	// MemoryMax, when positive, is the memory.max in bytes of the child's
+	// cgroup on the cgroup v2 path, covering the child and every
+	// descendant. Best effort: where the delegated subtree does not enable
+	// the memory controller, or on another containment, nothing is set and
+	// Result.MemoryMax says 0. Never negative.
+	MemoryMax int64
 }
 
 // Spec is a validated Config: the only thing Run accepts. Its fields are
@@ -109,6 +115,7 @@ type Spec struct {
 	mode      StdoutMode
 	limits    plan.Limits
 	stdoutCap int
+	memoryMax int64
 }
 
 // NewSpec validates c and returns the Spec to pass to Run. It refuses a
@@ -141,6 +148,9 @@ func NewSpec(c Config) (Spec, error) {
 	default:
 		errs = append(errs, fmt.Errorf("unknown stdout mode %d", uint8(c.Stdout)))
 	}
+	if c.MemoryMax < 0 {
+		errs = append(errs, fmt.Errorf("memory max must not be negative, not %d", c.MemoryMax))
+	}
 	for i, kv := range c.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsRune(kv, 0) {
 			errs = append(errs, fmt.Errorf("environment entry %d is not KEY=VALUE", i))
@@ -166,6 +176,7 @@ func NewSpec(c Config) (Spec, error) {
 		mode:      c.Stdout,
 		limits:    c.Limits,
 		stdoutCap: c.StdoutCap,
+		memoryMax: c.MemoryMax,
 	}, nil
 }
 

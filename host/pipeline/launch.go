@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/shim"
 	"github.com/lola-pm/lola/schema"
 )
@@ -50,6 +52,18 @@ type Launched struct {
 	// Shim is the tier-1 shim's structured report (nil for tier 2, or when
 	// the shim wrote none).
 	Shim *shim.Report
+}
+
+// ArtifactSum is the SHA-256 of the tier-1 module bytes the shim read and
+// ran, as the shim reported them before compiling a byte: the digest of
+// exactly what ran, without the host reading the artifact a second time.
+// ok is false for tier 2, or when the shim stopped before reading the
+// module whole; the caller then hashes the file (ArtifactSum).
+func (l Launched) ArtifactSum() (sum [sha256.Size]byte, ok bool) {
+	if l.tier != audit.TierWasm || l.Shim == nil || !l.Shim.HasModule {
+		return sum, false
+	}
+	return l.Shim.Module, true
 }
 
 // Plan is the plan the extension returned, or nil.
@@ -123,6 +137,11 @@ func runModule(ctx context.Context, l Launch, body []byte) (Launched, error) {
 	out := Launched{tier: audit.TierWasm, Child: res}
 	if err == nil {
 		out.Shim = &rep
+		if rep.Outcome.Kind == shim.KindPlanTooLarge {
+			// The shim refused the declared length before copying a byte;
+			// name it by the same rule a tier-2 plan of that size meets.
+			out.Child.Err = errors.Join(rejection.New(schema.RulePlanTooLarge, rep.Outcome.Detail), res.Err)
+		}
 	}
 	return out, nil
 }

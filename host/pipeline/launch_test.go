@@ -12,6 +12,7 @@ import (
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/shim"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -77,6 +78,26 @@ func TestRunExtensionRefusesWhatReturnsNoPlan(t *testing.T) {
 	} {
 		if _, err := RunExtension(context.Background(), l, schema.Request{Protocol: 1}); err == nil {
 			t.Errorf("%+v ran", l)
+		}
+	}
+}
+
+// A tier-1 run's artifact digest is the one the shim reported for the
+// bytes it ran; there is none for tier 2 or without the shim's line, and
+// the caller then hashes the file.
+func TestLaunchedArtifactSumIsTheShims(t *testing.T) {
+	sum := [32]byte{1, 2, 3}
+	l := Launched{tier: audit.TierWasm, Shim: &shim.Report{Module: sum, HasModule: true}}
+	if got, ok := l.ArtifactSum(); !ok || got != sum {
+		t.Fatalf("tier 1: %x %v", got, ok)
+	}
+	for _, l := range []Launched{
+		{tier: audit.TierWasm, Shim: &shim.Report{Module: sum}},
+		{tier: audit.TierWasm},
+		{tier: audit.TierNative, Shim: &shim.Report{Module: sum, HasModule: true}},
+	} {
+		if _, ok := l.ArtifactSum(); ok {
+			t.Errorf("%+v has a digest", l)
 		}
 	}
 }

@@ -23,9 +23,11 @@ type Args struct {
 }
 
 type testKnobs struct {
-	preopenEtc   bool // mount the host's /etc into the guest, to prove Landlock stops it
-	noConfine    bool // skip step 2, the control for the preopen test
-	landlockOnly bool // skip seccomp, to prove the Landlock TCP layer alone
+	preopenEtc   bool   // mount the host's /etc into the guest, to prove Landlock stops it
+	noConfine    bool   // skip step 2, the control for the preopen test
+	landlockOnly bool   // skip seccomp, to prove the Landlock TCP layer alone
+	dataLimit    uint64 // replace DataLimit, to prove the rlimit with a small module
+	stall        bool   // block past the outer deadline before instantiating, like a host call no cancellation interrupts
 }
 
 // NewArgs validates and returns the arguments of one invocation. module is

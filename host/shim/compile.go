@@ -19,9 +19,13 @@ type engine struct {
 	cache    string // "off", "hit", "miss", "recovered", "refused"
 }
 
-func runtimeConfig(l Limits, cache wazero.CompilationCache) wazero.RuntimeConfig {
+// runtimeConfig leaves wazero's own memory limit at the wasm32 maximum:
+// the ceiling is enforced by ceilingAllocator, which, unlike wazero's
+// limit, tells the shim when it refused a growth. A declared minimum over
+// the ceiling is refused before compilation (checkDeclarations).
+func runtimeConfig(cache wazero.CompilationCache) wazero.RuntimeConfig {
 	cfg := wazero.NewRuntimeConfig().
-		WithMemoryLimitPages(l.memoryPages).
+		WithMemoryLimitPages(65536).
 		WithCloseOnContextDone(true)
 	if cache != nil {
 		cfg = cfg.WithCompilationCache(cache)
@@ -29,17 +33,18 @@ func runtimeConfig(l Limits, cache wazero.CompilationCache) wazero.RuntimeConfig
 	return cfg
 }
 
-// compile compiles the module within the compile budget. With a cache, a
+// compile compiles the module within the compile budget and the shim's
+// clock (deadline), whichever ends first. With a cache, a
 // failure is retried once without it: if the uncached compile succeeds, the
 // cached entry was corrupt (wazero checks a magic, its version and a CRC of
 // the machine code); the shim's cache directory is purged and the run goes
 // on with "recovered". A module that fails both ways is module-invalid.
-func compile(wasm []byte, l Limits, cache wazero.CompilationCache, cacheDir string) (*engine, *Diagnostic) {
+func compile(wasm []byte, l Limits, deadline time.Time, cache wazero.CompilationCache, cacheDir string) (*engine, *Diagnostic) {
 	if cache == nil {
-		return compileOnce(wasm, l, nil)
+		return compileOnce(wasm, l, deadline, nil)
 	}
 	before := countEntries(cacheDir)
-	e, d := compileOnce(wasm, l, cache)
+	e, d := compileOnce(wasm, l, deadline, cache)
 	if d == nil {
 		e.cache = "hit"
 		if countEntries(cacheDir) > before {
@@ -50,7 +55,7 @@ func compile(wasm []byte, l Limits, cache wazero.CompilationCache, cacheDir stri
 	if d.Kind != KindModuleInvalid {
 		return nil, d
 	}
-	e, d2 := compileOnce(wasm, l, nil)
+	e, d2 := compileOnce(wasm, l, deadline, nil)
 	if d2 != nil {
 		return nil, d
 	}
@@ -59,9 +64,9 @@ func compile(wasm []byte, l Limits, cache wazero.CompilationCache, cacheDir stri
 	return e, nil
 }
 
-func compileOnce(wasm []byte, l Limits, cache wazero.CompilationCache) (*engine, *Diagnostic) {
+func compileOnce(wasm []byte, l Limits, deadline time.Time, cache wazero.CompilationCache) (*engine, *Diagnostic) {
 	ctx := context.Background()
-	rt := wazero.NewRuntimeWithConfig(ctx, runtimeConfig(l, cache))
+	rt := wazero.NewRuntimeWithConfig(ctx, runtimeConfig(cache))
 	type result struct {
 		m   wazero.CompiledModule
 		err error
@@ -71,7 +76,11 @@ func compileOnce(wasm []byte, l Limits, cache wazero.CompilationCache) (*engine,
 		m, err := rt.CompileModule(ctx, wasm)
 		done <- result{m, err}
 	}()
-	timer := time.NewTimer(l.compileTimeout)
+	budget, clock := l.compileTimeout, false
+	if left := time.Until(deadline); left < budget {
+		budget, clock = left, true
+	}
+	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	select {
 	case r := <-done:
@@ -82,6 +91,10 @@ func compileOnce(wasm []byte, l Limits, cache wazero.CompilationCache) (*engine,
 		return &engine{rt: rt, compiled: r.m, cache: "off"}, nil
 	case <-timer.C:
 		// The compiling goroutine is abandoned: the shim exits next.
+		if clock {
+			return nil, &Diagnostic{Kind: KindTimeout, Limit: l.timeout.Milliseconds(),
+				Detail: "the shim's clock expired during compilation"}
+		}
 		return nil, &Diagnostic{Kind: KindCompileTimeout, Limit: l.compileTimeout.Milliseconds(),
 			Detail: "compilation exceeded its budget"}
 	}

@@ -3,6 +3,7 @@ package shim
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ const (
 	KindRequestTooLarge    Kind = "request-too-large"    // the request on stdin exceeds its bound
 	KindConfinementFailed  Kind = "confinement-failed"   // step 2 could not be applied: nothing ran
 	KindModuleInvalid      Kind = "module-invalid"       // wazero refused to compile the bytes
+	KindModuleLimit        Kind = "module-limit"         // a declaration exceeds a module-shape limit (LimitName)
 	KindCompileTimeout     Kind = "compile-timeout"      // compilation exceeded its budget
 	KindCommandModule      Kind = "command-module"       // exports _start and no _initialize
 	KindUnsupportedImport  Kind = "unsupported-import"   // imports something other than WASI preview 1
@@ -46,7 +48,7 @@ const (
 // Kinds lists the vocabulary in a fixed order.
 func Kinds() []Kind {
 	return []Kind{KindOK, KindUsage, KindModuleUnreadable, KindModuleTooLarge, KindRequestTooLarge,
-		KindConfinementFailed, KindModuleInvalid, KindCompileTimeout, KindCommandModule,
+		KindConfinementFailed, KindModuleInvalid, KindModuleLimit, KindCompileTimeout, KindCommandModule,
 		KindUnsupportedImport, KindMissingExport, KindExportSignature, KindABIVersionMismatch,
 		KindAllocOutOfBounds, KindMemoryLimit, KindTimeout, KindTrap, KindGuestExit, KindGuestStatus,
 		KindPlanTooLarge, KindPlanOutOfBounds, KindOutputFailed, KindInternal}
@@ -89,16 +91,21 @@ const (
 // import or export name), only quoted: by guestName, or by wazero's %q in
 // the first line of a module-invalid or trap error, cut at 200 bytes.
 type Diagnostic struct {
-	Kind    Kind
-	Detail  string
-	Export  string // missing-export, export-signature
-	Want    int    // abi-version-mismatch: the version the shim implements
-	Got     int    // abi-version-mismatch: the version the module exports
-	Number  int64  // guest-status (the status) and guest-exit (the exit code)
-	Limit   int64  // the bound that was hit: bytes, pages or milliseconds
-	Pages   uint32 // memory-limit: the module's pages when it failed
-	Cache   string // ok: "off", "hit", "miss", "recovered" or "refused"
-	Elapsed int64  // ok, timeout: microseconds of module execution
+	Kind   Kind
+	Detail string
+	Export string // missing-export, export-signature
+	Want   int    // abi-version-mismatch: the version the shim implements
+	Got    int    // abi-version-mismatch: the version the module exports
+	Number int64  // guest-status (the status) and guest-exit (the exit code)
+	Limit  int64  // the bound that was hit: bytes, pages, milliseconds or a count
+	// LimitName names the module-shape limit of a module-limit
+	// ("locals-per-function", "table-elements", ...; see prescan.go).
+	LimitName string
+	Pages     uint32 // memory-limit: the module's pages when it failed
+	Cache     string // ok: "off", "hit", "miss", "recovered" or "refused"
+	Elapsed   int64  // ok, timeout: microseconds of module execution
+	// Phases (ok only) is where the shim's time went, in microseconds.
+	Phases *Phases
 }
 
 // Code is the diagnostic's spelling: the kind, with its number for
@@ -119,6 +126,8 @@ func (d Diagnostic) Error() string {
 		fmt.Fprintf(&b, ": module exports lola ABI version %d, this host implements version %d", d.Got, d.Want)
 	case KindMissingExport, KindExportSignature:
 		b.WriteString(": " + d.Export)
+	case KindMemoryLimit:
+		fmt.Fprintf(&b, ": the module hit its memory ceiling of %d pages (%d MiB)", d.Limit, d.Limit/16)
 	}
 	if d.Detail != "" {
 		b.WriteString(": " + d.Detail)
@@ -156,6 +165,9 @@ type Confinement struct {
 	Seccomp     bool   `json:"seccomp"`      // the syscall filter is installed
 	Note        string `json:"note,omitempty"`
 	Caps        string `json:"caps"` // the granted capabilities, recorded, not interpreted
+	// DataLimit is the RLIMIT_DATA in bytes the shim set on itself (0: none,
+	// off Linux).
+	DataLimit uint64 `json:"data_limit,omitempty"`
 }
 
 // Stderr protocol. Every line the shim itself writes starts with LinePrefix
@@ -170,23 +182,52 @@ const (
 	StderrBound = GuestLogCap + 8<<10
 )
 
+// Phases is where one successful shim run spent its time, in microseconds
+// from Main's start: reading and hashing the artifact, pre-scanning it,
+// the compilation cache lookup (or compilation), confinement, reading the
+// request, instantiation (with _initialize), and the ABI calls through
+// lola_run and the plan copy. Process start before Main and the exit after
+// it are not covered: a parent measures them as its wall time minus Total.
+type Phases struct {
+	Read        int64 `json:"read"`
+	Scan        int64 `json:"scan"`
+	Compile     int64 `json:"compile"`
+	Confine     int64 `json:"confine"`
+	Request     int64 `json:"request"`
+	Instantiate int64 `json:"instantiate"`
+	Run         int64 `json:"run"`
+	Total       int64 `json:"total"`
+}
+
 type wireLine struct {
-	Event       string       `json:"event"` // "confinement" or "outcome"
+	Event       string       `json:"event"` // "module", "confinement" or "outcome"
 	Diag        string       `json:"diag,omitempty"`
 	Detail      string       `json:"detail,omitempty"`
 	Export      string       `json:"export,omitempty"`
 	Want        int          `json:"want,omitempty"`
 	Got         int          `json:"got,omitempty"`
 	Limit       int64        `json:"limit,omitempty"`
+	LimitName   string       `json:"limit_name,omitempty"`
+	SHA256      string       `json:"sha256,omitempty"`
+	Bytes       int          `json:"bytes,omitempty"`
 	Pages       uint32       `json:"pages,omitempty"`
 	Cache       string       `json:"cache,omitempty"`
 	ElapsedUS   int64        `json:"elapsed_us,omitempty"`
+	Phases      *Phases      `json:"phases_us,omitempty"`
 	Confinement *Confinement `json:"confinement,omitempty"`
 }
 
 func formatOutcome(d Diagnostic) []byte {
 	return formatLine(wireLine{Event: "outcome", Diag: d.Code(), Detail: d.Detail, Export: d.Export,
-		Want: d.Want, Got: d.Got, Limit: d.Limit, Pages: d.Pages, Cache: d.Cache, ElapsedUS: d.Elapsed})
+		Want: d.Want, Got: d.Got, Limit: d.Limit, LimitName: d.LimitName, Pages: d.Pages, Cache: d.Cache, ElapsedUS: d.Elapsed, Phases: d.Phases})
+}
+
+// formatModule is the line that says which bytes the shim read: written
+// right after step 1, before any of them is compiled or run, so the host
+// can record the digest of exactly what ran without reading the artifact
+// itself (and a guest, whose lines are all prefixed, cannot forge it).
+func formatModule(sum [32]byte, n int) []byte {
+	return formatLine(wireLine{Event: "module", SHA256: hex.EncodeToString(sum[:]), Bytes: n})
 }
 
 func formatConfinement(c Confinement) []byte {
@@ -204,6 +245,12 @@ func formatLine(w wireLine) []byte {
 // Report is what a parent learns from a shim child's stderr.
 type Report struct {
 	Confinement *Confinement // nil when the shim stopped before step 2
+	// Module is the SHA-256 of the artifact bytes the shim read, and ran
+	// if it ran anything; ModuleBytes their number. HasModule is false when
+	// the shim stopped before reading them whole.
+	Module      [32]byte
+	ModuleBytes int
+	HasModule   bool
 	Outcome     Diagnostic
 	Guest       []string // the guest's own lines, prefix removed
 }
@@ -237,6 +284,16 @@ func ParseReport(stderr []byte) (Report, error) {
 			return r, fmt.Errorf("shim: malformed diagnostic line: %w", err)
 		}
 		switch w.Event {
+		case "module":
+			if r.HasModule { // the first line wins: a shim writes one
+				continue
+			}
+			b, err := hex.DecodeString(w.SHA256)
+			if err != nil || len(b) != 32 || w.Bytes < 0 {
+				return r, errors.New("shim: malformed module line")
+			}
+			copy(r.Module[:], b)
+			r.ModuleBytes, r.HasModule = w.Bytes, true
 		case "confinement":
 			r.Confinement = w.Confinement
 		case "outcome":
@@ -245,7 +302,7 @@ func ParseReport(stderr []byte) (Report, error) {
 				return r, err
 			}
 			r.Outcome = Diagnostic{Kind: k, Number: n, Detail: w.Detail, Export: w.Export, Want: w.Want,
-				Got: w.Got, Limit: w.Limit, Pages: w.Pages, Cache: w.Cache, Elapsed: w.ElapsedUS}
+				Got: w.Got, Limit: w.Limit, LimitName: w.LimitName, Pages: w.Pages, Cache: w.Cache, Elapsed: w.ElapsedUS, Phases: w.Phases}
 			found = true
 		default:
 			return r, fmt.Errorf("shim: unknown diagnostic event %q", w.Event)

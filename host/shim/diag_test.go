@@ -129,16 +129,31 @@ func TestArgsRoundTrip(t *testing.T) {
 
 func TestOuterDeadlineStrictlyExceedsInnerClocks(t *testing.T) {
 	for _, l := range []Limits{DefaultLimits(), testLimits(t, func(l *Limits) { l.timeout = time.Millisecond; l.compileTimeout = time.Millisecond })} {
-		inner := l.Timeout() + l.CompileTimeout()
-		if l.OuterDeadline() <= inner || l.OuterDeadline() != StartupMargin+inner+WriteMargin {
-			t.Fatalf("outer %s vs inner %s", l.OuterDeadline(), inner)
+		if m := l.OuterDeadline() - l.Timeout(); m <= WatchdogGrace || m < MinMargin || m > MaxMargin {
+			t.Fatalf("outer %s vs clock %s: margin %s", l.OuterDeadline(), l.Timeout(), m)
 		}
 	}
-	l, err := DefaultLimits().WithOuterDeadline(30 * time.Second)
-	if err != nil || l.OuterDeadline() != 30*time.Second || l.Timeout() != 30*time.Second-StartupMargin-WriteMargin-l.CompileTimeout() {
-		t.Fatalf("WithOuterDeadline: %s, %v", l.OuterDeadline(), err)
+	// --timeout is the outer deadline: the clock is what is left after a
+	// bounded margin, never a fixed reserve.
+	for _, outer := range []time.Duration{350 * time.Millisecond, time.Second, 5 * time.Second, 7*time.Second + 3, 30 * time.Second, time.Hour} {
+		l, err := DefaultLimits().WithOuterDeadline(outer)
+		if err != nil {
+			t.Fatalf("%s: %v", outer, err)
+		}
+		if got := l.OuterDeadline(); got > outer || outer-got > 20 {
+			t.Fatalf("WithOuterDeadline(%s): outer %s", outer, got)
+		}
+		if m := outer - l.Timeout(); m > MaxMargin || m < MinMargin || m > max(outer/10+20, MinMargin) {
+			t.Fatalf("WithOuterDeadline(%s): clock %s, margin %s", outer, l.Timeout(), m)
+		}
+		if l.CompileTimeout() > l.Timeout() {
+			t.Fatalf("compile budget %s exceeds the clock %s", l.CompileTimeout(), l.Timeout())
+		}
 	}
-	if _, err := DefaultLimits().WithOuterDeadline(DefaultLimits().CompileTimeout()); err == nil {
+	if l, _ := DefaultLimits().WithOuterDeadline(5 * time.Second); l.Timeout() < 4500*time.Millisecond {
+		t.Fatalf("--timeout 5s leaves the shim %s", l.Timeout())
+	}
+	if _, err := DefaultLimits().WithOuterDeadline(MinMargin + MinTimeout - 1); err == nil {
 		t.Fatal("an outer deadline that leaves no module budget was accepted")
 	}
 	a, _ := NewArgs("/m.wasm", nil, DefaultLimits(), "")

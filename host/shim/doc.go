@@ -5,10 +5,21 @@
 //
 // # Guarantees
 //
-// Main performs, in order: (1) the artifact is opened, refused if its
+// Main performs, in order: (0) RLIMIT_DATA is set on the process
+// (DataLimit: twice the memory ceiling plus DataOverhead; Linux only) and
+// the shim's clock starts. (1) The artifact is opened, refused if its
 // size exceeds Limits.MaxModule, and read through a reader capped at that
 // size plus one byte, refused if the extra byte arrives (a growing file or
-// a FIFO); nothing refused reaches wazero. (2) The process is confined:
+// a FIFO); nothing refused reaches wazero. Its declarations are then
+// pre-scanned by a bounded parser (prescan.go) and a module over a shape
+// limit (functions, locals per function and in total, table elements,
+// types, imports, ...) is refused as module-limit naming the limit, and
+// one whose memory minimum exceeds the ceiling as memory-limit, before
+// wazero decodes a byte. A table without a declared maximum is given
+// MaxTableElements (wazero would let table.grow allocate up to 2^32
+// elements, uninterruptibly); the SHA-256 of the bytes read is reported
+// on a "module" line before step 2, so the host records the digest of
+// exactly what ran without reading the artifact again. (2) The process is confined:
 // on Linux, Landlock with no filesystem access at all (best effort up to
 // the kernel's ABI, the level achieved reported), TCP bind and connect
 // denied where the ABI offers it (v4+), IPC scoping (v6+), and a seccomp
@@ -16,14 +27,15 @@
 // fork-style clone, ptrace and process_vm_*, mount and namespaces, keyrings,
 // bpf, io_uring, module loading, handle opens: EPERM; a foreign
 // architecture: killed). Off Linux the step is a no-op and says so.
-// (3) The module is instantiated from the bytes with no preopened
+// (3) The module is instantiated from the (pre-scanned) bytes with no preopened
 // directory, no environment, no argv and no stdin; a reactor's
 // _initialize is called before anything else; a command-style module (a
 // _start and no _initialize) and a module importing anything but WASI
-// preview 1 are refused with their own diagnostics. (4) It runs under
-// WithMemoryLimitPages(Limits.MemoryPages) and a wall clock of
-// Limits.Timeout enforced by cancelling its context with
-// WithCloseOnContextDone. (5) lola_abi_version is read first and any value
+// preview 1 are refused with their own diagnostics. (4) It runs under the
+// memory ceiling Limits.MemoryPages, enforced by the shim's own linear
+// memory allocator, and the shim's clock, enforced by cancelling its
+// context with WithCloseOnContextDone and, WatchdogGrace later, by a
+// watchdog that writes the timeout outcome and exits the process. (5) lola_abi_version is read first and any value
 // other than schema.ABIVersion refused naming both versions; the request
 // is placed through the module's own lola_alloc and lola_run(ptr, len)
 // called; only when it returns 0 are lola_plan_ptr and lola_plan_len read,
@@ -49,10 +61,14 @@
 //
 // # Deadlines
 //
-// The host's deadline for a shim child is Limits.OuterDeadline:
-// StartupMargin + CompileTimeout + Timeout + WriteMargin, strictly greater
-// than every clock inside the shim, so a spinning module produces the
-// shim's "timeout" diagnostic and never the host's kill.
+// The shim has one clock, Limits.Timeout, started when Main starts: reading,
+// pre-scanning, compiling (at most CompileTimeout of it), confinement and
+// the module's run all spend it. The host's deadline for a shim child is
+// Limits.OuterDeadline: Timeout plus a margin of a tenth of it, at least
+// MinMargin and at most MaxMargin, strictly greater than the clock plus
+// WatchdogGrace, so a spinning module produces the shim's "timeout"
+// diagnostic and never the host's kill. A user's --timeout is the outer
+// deadline (WithOuterDeadline): `--timeout 5s` leaves the shim 4.54 s.
 //
 // # Compilation cache: read before confinement
 //
@@ -81,11 +97,31 @@
 // wazero does not checksum every metadata byte of an entry, which is why
 // the directory's ownership and mode are checked before it is used.
 //
-// # Memory-limit detection
+// # Memory limits
 //
-// wazero refuses a memory.grow past the ceiling by returning -1 to the
-// guest and gives the host no signal; the guest then traps or exits. The
-// shim reports memory-limit when the module failed with its memory within
-// an eighth of the ceiling (at most 128 pages), and trap or guest-exit
-// otherwise.
+// wazero's own ceiling refuses a memory.grow by returning -1 to the guest
+// and tells the host nothing, so the shim leaves wazero's limit at the
+// wasm32 maximum and backs linear memory with its own allocator
+// (experimental.WithMemoryAllocator), which refuses a size over the
+// ceiling and records it. A module that fails after such a refusal (Go:
+// "out of memory", exit 2; Rust and AssemblyScript: an unreachable trap)
+// is reported as memory-limit with the ceiling and the pages it had,
+// whatever its own reaction was. Everything else the process allocates
+// (the Go runtime, wazero's compiler, tables) is bounded by RLIMIT_DATA;
+// an allocation it refuses ends the process with the Go runtime's fatal
+// out-of-memory error, which RunModule reports as memory-limit too. On
+// the cgroup v2 path the child's cgroup also gets memory.max = DataLimit
+// where the memory controller is delegated (child.Config.MemoryMax).
+// Measured peak RSS of the child (Linux, 256 MiB ceiling): a module that
+// fills its whole memory and a 2^20-element table, 275 MiB; the 172-byte
+// table.grow(0x6000000) and the 30M-locals modules of the red team, 10 MiB;
+// a 1.8 MB module of 200,000 functions, 110 MiB when the clock stops its
+// compilation.
+//
+// # The dedicated binary
+//
+// cmd/lola-shim is this package's Run alone. SelfInvocation prefers it
+// when it lies beside the lola executable (ShimExecutable), because the
+// whole CLI takes about 5 ms more to start, and re-executes lola as
+// `lola __extension-host` otherwise.
 package shim

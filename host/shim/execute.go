@@ -11,6 +11,7 @@ import (
 	"github.com/lola-pm/lola/schema"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 )
@@ -23,8 +24,9 @@ const EmptyPlan = `{"protocol":1,"intents":[]}`
 // environment, no argv and no stdin (the guest's stdout and stderr go to
 // log), run it under the memory ceiling (the runtime's) and the wall clock
 // (runCtx, which closes the module when it expires), and copy the plan out.
-func execute(e *engine, req []byte, l Limits, k testKnobs, log io.Writer) ([]byte, time.Duration, *Diagnostic) {
-	ctx := context.Background()
+func execute(e *engine, req []byte, l Limits, deadline time.Time, k testKnobs, log io.Writer, ph *Phases) ([]byte, time.Duration, *Diagnostic) {
+	alloc := &ceilingAllocator{ceiling: uint64(l.memoryPages) * 65536}
+	ctx := experimental.WithMemoryAllocator(context.Background(), alloc)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
 		return nil, 0, &Diagnostic{Kind: KindInternal, Detail: "instantiating WASI: " + firstLine(err.Error())}
 	}
@@ -33,12 +35,17 @@ func execute(e *engine, req []byte, l Limits, k testKnobs, log io.Writer) ([]byt
 	if k.preopenEtc {
 		cfg = cfg.WithFSConfig(wazero.NewFSConfig().WithReadOnlyDirMount("/etc", "/etc"))
 	}
-	runCtx, cancel := context.WithTimeout(ctx, l.timeout)
+	runCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	start := time.Now()
-	r := &abiRun{ctx: runCtx, l: l}
+	r := &abiRun{ctx: runCtx, l: l, alloc: alloc}
 	plan, d := r.run(e, cfg, req)
 	elapsed := time.Since(start)
+	if !r.instantiated.IsZero() {
+		inst := r.instantiated.Sub(start).Microseconds()
+		ph.Instantiate += inst
+		ph.Run += elapsed.Microseconds() - inst
+	}
 	if r.mod != nil {
 		r.mod.Close(ctx)
 	}
@@ -49,10 +56,13 @@ func execute(e *engine, req []byte, l Limits, k testKnobs, log io.Writer) ([]byt
 }
 
 type abiRun struct {
-	ctx context.Context
-	l   Limits
-	mod api.Module
-	mem api.Memory
+	ctx   context.Context
+	l     Limits
+	alloc *ceilingAllocator
+	// instantiated is when instantiation and _initialize ended.
+	instantiated time.Time
+	mod          api.Module
+	mem          api.Memory
 }
 
 func (r *abiRun) run(e *engine, cfg wazero.ModuleConfig, req []byte) ([]byte, *Diagnostic) {
@@ -68,6 +78,7 @@ func (r *abiRun) run(e *engine, cfg wazero.ModuleConfig, req []byte) ([]byte, *D
 			return nil, r.classify(err)
 		}
 	}
+	r.instantiated = time.Now()
 	v, d := r.call("lola_abi_version")
 	if d != nil {
 		return nil, d
@@ -131,25 +142,25 @@ func (r *abiRun) call(name string, args ...uint64) (uint64, *Diagnostic) {
 	return res[0], nil
 }
 
-// memorySlackPages: a module that fails with its memory within this many
-// pages of the ceiling is reported as memory-limit. wazero refuses a
-// memory.grow past the ceiling by returning -1 to the guest, which then
-// traps or exits on its own (Go's runtime: "out of memory", exit 2); wazero
-// gives the host no signal of the refusal itself, so the shim judges by how
-// close to the ceiling the module died: within an eighth of the ceiling, at
-// most 128 pages (8 MiB, two of the Go heap's 4 MiB growth steps).
-const memorySlackPages = 128
-
 // classify names the limit or failure behind an error from a guest call.
+// A refused memory growth wins over the trap or exit that followed it: the
+// guest's own reaction to running out (Go: "out of memory" and exit 2;
+// Rust and AssemblyScript: abort, an unreachable trap) is not the cause.
 func (r *abiRun) classify(err error) *Diagnostic {
 	var ee *sys.ExitError
 	exited := errors.As(err, &ee)
 	if exited && (ee.ExitCode() == sys.ExitCodeDeadlineExceeded || ee.ExitCode() == sys.ExitCodeContextCanceled) ||
 		errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
-		return &Diagnostic{Kind: KindTimeout, Limit: r.l.timeout.Milliseconds(), Detail: "the module exceeded its wall-clock budget"}
+		return &Diagnostic{Kind: KindTimeout, Limit: r.l.timeout.Milliseconds(), Detail: "the module exceeded the shim's clock"}
 	}
-	if d := r.nearCeiling(); d != nil {
-		return d
+	if asked := r.alloc.refusedPages(); asked > 0 {
+		var pages uint32
+		if r.mem != nil {
+			pages = r.mem.Size() / 65536
+		}
+		return &Diagnostic{Kind: KindMemoryLimit, Limit: int64(r.l.memoryPages), Pages: pages,
+			Detail: fmt.Sprintf("the module asked to grow its memory to %d pages, over its %d-page ceiling, and then failed (%s)",
+				asked, r.l.memoryPages, failure(err, ee, exited))}
 	}
 	if exited {
 		return &Diagnostic{Kind: KindGuestExit, Number: int64(ee.ExitCode()), Detail: "the module exited (proc_exit)"}
@@ -157,16 +168,9 @@ func (r *abiRun) classify(err error) *Diagnostic {
 	return &Diagnostic{Kind: KindTrap, Detail: firstLine(err.Error())}
 }
 
-func (r *abiRun) nearCeiling() *Diagnostic {
-	if r.mem == nil {
-		return nil
+func failure(err error, ee *sys.ExitError, exited bool) string {
+	if exited {
+		return fmt.Sprintf("exit %d", ee.ExitCode())
 	}
-	pages := r.mem.Size() / 65536
-	ceiling := r.l.memoryPages
-	slack := min(uint32(memorySlackPages), ceiling/8)
-	if uint64(pages)+uint64(slack) < uint64(ceiling) {
-		return nil
-	}
-	return &Diagnostic{Kind: KindMemoryLimit, Limit: int64(ceiling), Pages: pages,
-		Detail: fmt.Sprintf("the module failed at %d of its %d-page memory ceiling", pages, ceiling)}
+	return firstLine(err.Error())
 }

@@ -16,6 +16,7 @@ type guestLog struct {
 	left      int
 	midLine   bool
 	truncated bool
+	closed    bool // the outcome line is written: nothing follows it
 }
 
 func newGuestLog(w io.Writer) *guestLog { return &guestLog{w: w, left: GuestLogCap} }
@@ -24,7 +25,7 @@ func (g *guestLog) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n := len(p)
-	if g.truncated {
+	if g.truncated || g.closed {
 		return n, nil
 	}
 	var out bytes.Buffer
@@ -63,8 +64,34 @@ func (g *guestLog) Write(p []byte) (int, error) {
 func (g *guestLog) finish() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.endLine()
+}
+
+func (g *guestLog) endLine() {
 	if g.midLine {
 		g.w.Write([]byte{'\n'})
 		g.midLine = false
 	}
+}
+
+// shimLine writes one of the shim's own lines, after ending a partial
+// guest line so it starts clean. It reports false, writing nothing, once
+// the outcome is written.
+func (g *guestLog) shimLine(line []byte) bool { return g.write(line, false) }
+
+// outcome writes the outcome line, exactly once: the first caller (the
+// end of Main, or the watchdog) wins and every later line, the guest's
+// included, is dropped. It reports whether this call wrote it.
+func (g *guestLog) outcome(d Diagnostic) bool { return g.write(formatOutcome(d), true) }
+
+func (g *guestLog) write(line []byte, last bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	g.endLine()
+	g.w.Write(line)
+	g.closed = last
+	return true
 }

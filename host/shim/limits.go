@@ -32,11 +32,13 @@ func NewLimits(maxModule, maxRequest, maxPlan int64, memoryPages uint32, compile
 
 // DefaultLimits: a 32 MiB module, a 64 MiB request, the host's default plan
 // bound (so the shim's check and the host's short-circuit at the same
-// value), 256 MiB of linear memory, 10 s to compile and 10 s to run (an
-// outer deadline of 25 s).
+// value), 256 MiB of linear memory, at most 15 s of the clock for
+// compilation (a cold compile of a 4 MiB Go module takes about 1.3 s on a
+// quiet 2-core machine, and ten times that on a saturated one), and a
+// clock of 20 s for the whole shim (an outer deadline of 22 s).
 func DefaultLimits() Limits {
 	return Limits{maxModule: 32 << 20, maxRequest: 64 << 20, maxPlan: plan.DefaultLimits().MaxBytes(),
-		memoryPages: 4096, compileTimeout: 10 * time.Second, timeout: 10 * time.Second}
+		memoryPages: 4096, compileTimeout: 15 * time.Second, timeout: 20 * time.Second}
 }
 
 // MaxModule is the artifact size bound in bytes.
@@ -51,50 +53,73 @@ func (l Limits) MaxPlan() int64 { return l.maxPlan }
 // MemoryPages is the linear memory ceiling in 64 KiB pages.
 func (l Limits) MemoryPages() uint32 { return l.memoryPages }
 
-// CompileTimeout bounds compilation of the module.
+// CompileTimeout bounds compilation of the module. It is a part of
+// Timeout, never added to it: compilation also ends when the shim's clock
+// does.
 func (l Limits) CompileTimeout() time.Duration { return l.compileTimeout }
 
-// Timeout is the module's wall-clock budget: _initialize, the ABI calls and
-// lola_run, enforced by cancelling the module's context.
+// Timeout is the shim's clock, started when Main starts: reading the
+// artifact, compilation, confinement, _initialize, the ABI calls and
+// lola_run all run inside it. The module is stopped by cancelling its
+// context when it expires, and a watchdog ends the process WatchdogGrace
+// later if a host call the cancellation cannot interrupt is still running.
 func (l Limits) Timeout() time.Duration { return l.timeout }
 
-// Margins of the outer deadline. StartupMargin covers exec of the lola
-// binary, reading the artifact (at most MaxModule bytes from local disk),
-// reading the request and applying confinement (milliseconds on Linux);
-// WriteMargin covers copying the plan out, writing it to the pipe and
-// exiting.
+// Margin bounds. The margin between the shim's clock and the host's outer
+// deadline covers what runs outside the clock (exec of the lola binary and
+// the Go runtime's start, writing the plan to the pipe, exiting) and the
+// watchdog's grace. It is a tenth of the clock, at least MinMargin and at
+// most MaxMargin, so a short --timeout is not eaten by a fixed reserve.
 const (
-	StartupMargin = 3 * time.Second
-	WriteMargin   = 2 * time.Second
+	MinMargin     = 250 * time.Millisecond
+	MaxMargin     = 2 * time.Second
+	WatchdogGrace = 100 * time.Millisecond
 )
 
-// OuterDeadline is the deadline the host must put on a shim child. It is
-// strictly greater than everything the shim's own clocks allow:
-//
-//	OuterDeadline = StartupMargin + CompileTimeout + Timeout + WriteMargin
-//
-// so when the module spins, the shim's inner timeout fires first and the
-// user sees the shim's "timeout" diagnostic, never the host's kill. (Set
-// equal to Timeout, the host would kill every shim at the instant the inner
-// clock fired.)
-func (l Limits) OuterDeadline() time.Duration {
-	return StartupMargin + l.compileTimeout + l.timeout + WriteMargin
+func margin(timeout time.Duration) time.Duration {
+	return min(max(timeout/10, MinMargin), MaxMargin)
 }
 
-// MinTimeout is the smallest module budget WithOuterDeadline leaves.
+// OuterDeadline is the deadline the host must put on a shim child:
+//
+//	OuterDeadline = Timeout + min(max(Timeout/10, MinMargin), MaxMargin)
+//
+// strictly greater than the shim's clock plus WatchdogGrace, so when the
+// module spins the shim's own "timeout" diagnostic arrives first and the
+// user never sees the host's kill.
+func (l Limits) OuterDeadline() time.Duration {
+	return l.timeout + margin(l.timeout)
+}
+
+// MinTimeout is the smallest shim clock WithOuterDeadline leaves.
 const MinTimeout = 100 * time.Millisecond
 
-// WithOuterDeadline returns l with the module's Timeout set to what an
-// outer deadline of outer leaves after the margins and the compile budget,
-// so that the result's OuterDeadline() == outer (the form of a user's
-// --timeout, which is the outer deadline). It refuses an outer deadline
-// that would leave the module less than MinTimeout.
+// WithOuterDeadline returns l with the shim's clock set to the largest
+// Timeout whose OuterDeadline is at most outer (the form of a user's
+// --timeout, which is the outer deadline; the two differ by at most a few
+// nanoseconds of rounding). The compile budget is capped at the clock. It
+// refuses an outer deadline that would leave less than MinTimeout.
 func (l Limits) WithOuterDeadline(outer time.Duration) (Limits, error) {
-	t := outer - StartupMargin - l.compileTimeout - WriteMargin
+	var t time.Duration
+	switch {
+	case outer-MaxMargin >= 10*MaxMargin:
+		t = outer - MaxMargin
+	case outer-MinMargin <= 10*MinMargin:
+		t = outer - MinMargin
+	default:
+		t = outer * 10 / 11
+		for t+1+margin(t+1) <= outer {
+			t++
+		}
+		for t+margin(t) > outer {
+			t--
+		}
+	}
 	if t < MinTimeout {
-		return Limits{}, fmt.Errorf("an outer deadline of %s leaves the module %s, less than %s (startup %s + compile %s + write %s come first)",
-			outer, t, MinTimeout, StartupMargin, l.compileTimeout, WriteMargin)
+		return Limits{}, fmt.Errorf("an outer deadline of %s leaves the extension %s, less than %s (a margin of %s comes first)",
+			outer, t, MinTimeout, MinMargin)
 	}
 	l.timeout = t
+	l.compileTimeout = min(l.compileTimeout, t)
 	return l, nil
 }

@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lola-pm/lola/schema"
 )
@@ -66,6 +66,16 @@ func childShim() int {
 			a.test.noConfine = true
 		case "landlock-only":
 			a.test.landlockOnly = true
+		case "stall":
+			a.test.stall = true
+		default:
+			if v, ok := strings.CutPrefix(k, "data-limit="); ok {
+				n, err := strconv.ParseUint(v, 10, 64)
+				if err != nil {
+					return 99
+				}
+				a.test.dataLimit = n
+			}
 		}
 	}
 	return Main(a, os.Stdin, os.Stdout, os.Stderr)
@@ -120,13 +130,16 @@ type result struct {
 	stdout []byte
 	stderr []byte
 	code   int
+	maxRSS int64 // the child's peak resident set in KiB (0 where unknown)
 	report Report
 	repErr error
 }
 
 func testLimits(tb testing.TB, mod func(*Limits)) Limits {
+	// The default clock: it covers compilation, and a cold compile of the
+	// 4 MB Go guest takes seconds on a loaded 2-core machine. Tests of the
+	// clock set their own.
 	l := DefaultLimits()
-	l.timeout = 5 * time.Second
 	if mod != nil {
 		mod(&l)
 	}
@@ -157,6 +170,9 @@ func runShim(tb testing.TB, module string, l Limits, cacheDir string, req []byte
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
 	r := result{stdout: out.Bytes(), stderr: errb.Bytes()}
+	if cmd.ProcessState != nil {
+		r.maxRSS = maxRSSKiB(cmd.ProcessState)
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -19,23 +19,38 @@ func readModule(path string, max int64) ([]byte, *Diagnostic) {
 		return nil, &Diagnostic{Kind: KindModuleUnreadable, Detail: errText(err)}
 	}
 	defer f.Close()
+	return readOpen(f, max)
+}
+
+// openFile is what readOpen needs of an open artifact (an *os.File; a test
+// substitutes one that counts what is read).
+type openFile interface {
+	io.Reader
+	Stat() (os.FileInfo, error)
+}
+
+// readOpen is the size check and the capped read of an open artifact. The
+// two are independent: the buffer is sized from min(stat, limit), so with the
+// size check gone a huge file would still be refused, but only after limit+1
+// bytes were read; the size check refuses it without reading a byte.
+func readOpen(f openFile, limit int64) ([]byte, *Diagnostic) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, &Diagnostic{Kind: KindModuleUnreadable, Detail: errText(err)}
 	}
-	if st.Size() > max {
-		return nil, &Diagnostic{Kind: KindModuleTooLarge, Limit: max,
-			Detail: fmt.Sprintf("the artifact is %d bytes, over the %d-byte maximum", st.Size(), max)}
+	if st.Size() > limit {
+		return nil, &Diagnostic{Kind: KindModuleTooLarge, Limit: limit,
+			Detail: fmt.Sprintf("the artifact is %d bytes, over the %d-byte maximum", st.Size(), limit)}
 	}
-	// Allocate for what stat promised (bounded by max), never for more.
-	b := make([]byte, 0, st.Size()+1)
-	b, err = readAllInto(b, io.LimitReader(f, max+1))
+	// Allocate for what stat promised, never for more than limit.
+	b := make([]byte, 0, min(max(st.Size(), 0), limit)+1+TableHeadroom)
+	b, err = readAllInto(b, io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, &Diagnostic{Kind: KindModuleUnreadable, Detail: errText(err)}
 	}
-	if int64(len(b)) > max {
-		return nil, &Diagnostic{Kind: KindModuleTooLarge, Limit: max,
-			Detail: fmt.Sprintf("the artifact grew past the %d-byte maximum while being read", max)}
+	if int64(len(b)) > limit {
+		return nil, &Diagnostic{Kind: KindModuleTooLarge, Limit: limit,
+			Detail: fmt.Sprintf("the artifact grew past the %d-byte maximum while being read", limit)}
 	}
 	return b, nil
 }

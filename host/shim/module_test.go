@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lola-pm/lola/host/shim/shimtest"
 )
@@ -108,5 +109,69 @@ func TestModuleUnreadableNamesNoPath(t *testing.T) {
 	r.expect(t, KindModuleUnreadable)
 	if bytes.Contains(r.stderr, []byte("secret-dir")) {
 		t.Fatalf("the diagnostic carries a host path: %s", r.stderr)
+	}
+}
+
+// countingFile is an open artifact of a claimed size whose reads are
+// counted (and return zeros).
+type countingFile struct {
+	size int64
+	read int64
+}
+
+func (f *countingFile) Read(p []byte) (int, error) {
+	f.read += int64(len(p))
+	clear(p)
+	return len(p), nil
+}
+
+func (f *countingFile) Stat() (os.FileInfo, error) { return sizedInfo{f.size}, nil }
+
+type sizedInfo struct{ size int64 }
+
+func (s sizedInfo) Name() string       { return "m.wasm" }
+func (s sizedInfo) Size() int64        { return s.size }
+func (s sizedInfo) Mode() os.FileMode  { return 0o600 }
+func (s sizedInfo) ModTime() time.Time { return time.Time{} }
+func (s sizedInfo) IsDir() bool        { return false }
+func (s sizedInfo) Sys() any           { return nil }
+
+// 16, "tests that do not guard": the open-file size check refuses a 1 TiB
+// artifact without reading a byte of it. Without the check the capped
+// reader would still refuse it, but only after reading max+1 bytes and
+// naming the growth, so this test tells the two defences apart.
+func TestHugeArtifactRefusedBySizeCheckWithoutReading(t *testing.T) {
+	const max = 32 << 20
+	f := &countingFile{size: 1 << 40}
+	b, d := readOpen(f, max)
+	if d == nil || b != nil {
+		t.Fatalf("a 1 TiB artifact was accepted (%d bytes)", len(b))
+	}
+	want := "the artifact is 1099511627776 bytes, over the 33554432-byte maximum"
+	if d.Kind != KindModuleTooLarge || d.Limit != max || d.Detail != want {
+		t.Fatalf("diagnostic %+v, want the size check's %q", d, want)
+	}
+	if f.read != 0 {
+		t.Fatalf("the refusal read %d bytes of the artifact", f.read)
+	}
+}
+
+// The same through the shim process, on a real sparse 1 TiB file: the
+// size check's refusal, and no confinement step reached.
+func TestSparseTerabyteArtifactRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "huge.wasm")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 40); err != nil {
+		f.Close()
+		t.Skipf("no sparse 1 TiB file on this filesystem: %v", err)
+	}
+	f.Close()
+	r := runShim(t, p, testLimits(t, nil), "", nil)
+	d := r.expect(t, KindModuleTooLarge)
+	if !strings.Contains(d.Detail, "the artifact is 1099511627776 bytes") || r.report.HasModule || r.report.Confinement != nil {
+		t.Fatalf("not the size check's refusal: %+v", d)
 	}
 }

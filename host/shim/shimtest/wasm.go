@@ -12,6 +12,15 @@ type Func struct {
 	Params  int
 	Results int
 	Body    []byte
+	// Locals declares this many i32 locals in one declaration (any count
+	// a hostile module may claim, encoded in a few bytes).
+	Locals uint32
+}
+
+// Table is a funcref table. Max nil declares no maximum.
+type Table struct {
+	Min uint32
+	Max *uint32
 }
 
 // Import is one imported function (module.field) of the given i32 arity.
@@ -33,7 +42,10 @@ type Module struct {
 	Imports []Import
 	Funcs   []Func
 	Pages   uint32
-	Data    []Data
+	// MaxPages, when non-zero, is memory 0's declared maximum.
+	MaxPages uint32
+	Tables   []Table
+	Data     []Data
 }
 
 // Instruction helpers.
@@ -51,6 +63,19 @@ func Call(idx uint32) []byte { return append([]byte{0x10}, uleb(uint64(idx))...)
 
 // Drop is drop.
 var Drop = []byte{0x1a}
+
+// TableGrow is table.grow 0 by n null references, leaving the result
+// (the old size, or -1 when refused) on the stack.
+func TableGrow(n int32) []byte {
+	return Concat([]byte{0xd0, 0x70}, I32(n), []byte{0xfc, 0x0f, 0x00})
+}
+
+// MemoryGrow is memory.grow 0 by n pages, leaving the result on the stack.
+func MemoryGrow(n int32) []byte { return Concat(I32(n), []byte{0x40, 0x00}) }
+
+// TrapIfMinusOne traps (unreachable) when the i32 on the stack is -1 and
+// drops it otherwise.
+var TrapIfMinusOne = Concat(I32(-1), []byte{0x46, 0x04, 0x40, 0x00, 0x0b})
 
 // Concat joins instruction sequences.
 func Concat(parts ...[]byte) []byte {
@@ -87,8 +112,28 @@ func (m Module) Bytes() []byte {
 		fidx = append(fidx, uleb(uint64(len(m.Imports)+i)))
 	}
 	out = append(out, section(3, vec(fidx))...)
+	if len(m.Tables) > 0 {
+		var ts [][]byte
+		for _, t := range m.Tables {
+			e := []byte{0x70, 0x00}
+			if t.Max != nil {
+				e[1] = 0x01
+			}
+			e = append(e, uleb(uint64(t.Min))...)
+			if t.Max != nil {
+				e = append(e, uleb(uint64(*t.Max))...)
+			}
+			ts = append(ts, e)
+		}
+		out = append(out, section(4, vec(ts))...)
+	}
 	if m.Pages > 0 {
-		out = append(out, section(5, vec([][]byte{append([]byte{0x00}, uleb(uint64(m.Pages))...)}))...)
+		lim := append([]byte{0x00}, uleb(uint64(m.Pages))...)
+		if m.MaxPages > 0 {
+			lim[0] = 0x01
+			lim = append(lim, uleb(uint64(m.MaxPages))...)
+		}
+		out = append(out, section(5, vec([][]byte{lim}))...)
 	}
 	var exps [][]byte
 	for i, f := range m.Funcs {
@@ -104,7 +149,11 @@ func (m Module) Bytes() []byte {
 	out = append(out, section(7, vec(exps))...)
 	var bodies [][]byte
 	for _, f := range m.Funcs {
-		b := append([]byte{0x00}, f.Body...) // no locals
+		b := []byte{0x00} // no locals
+		if f.Locals > 0 {
+			b = append(append([]byte{0x01}, uleb(uint64(f.Locals))...), 0x7f)
+		}
+		b = append(b, f.Body...)
 		b = append(b, 0x0b)
 		bodies = append(bodies, append(uleb(uint64(len(b))), b...))
 	}

@@ -1,0 +1,60 @@
+package shim
+
+import (
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// ceilingAllocator backs the module's linear memory and enforces the
+// memory ceiling itself. wazero's own ceiling (WithMemoryLimitPages)
+// refuses a memory.grow by returning -1 to the guest and tells the host
+// nothing, so a module that then traps looked like any other trap. Here
+// wazero's limit is the wasm32 maximum and every growth reaches Reallocate,
+// which refuses a size over the ceiling and records it: the shim reports
+// memory-limit exactly when a growth was refused, never by guessing from
+// how close to the ceiling the module died.
+type ceilingAllocator struct {
+	ceiling uint64        // bytes
+	refused atomic.Uint64 // the largest size refused, in bytes; 0: none
+}
+
+// Allocate implements experimental.MemoryAllocator.
+func (a *ceilingAllocator) Allocate(_, _ uint64) experimental.LinearMemory {
+	return &ceilingMemory{a: a}
+}
+
+// refusedPages is the largest growth refused, in pages (0: none).
+func (a *ceilingAllocator) refusedPages() uint64 { return a.refused.Load() / 65536 }
+
+type ceilingMemory struct {
+	a   *ceilingAllocator
+	buf []byte
+}
+
+// Reallocate grows the memory to size bytes, or refuses (nil) a size over
+// the ceiling. Capacity grows by a quarter beyond the request, never past
+// the ceiling, so repeated small grows copy O(log) times.
+func (m *ceilingMemory) Reallocate(size uint64) []byte {
+	if size > m.a.ceiling {
+		for {
+			old := m.a.refused.Load()
+			if size <= old || m.a.refused.CompareAndSwap(old, size) {
+				break
+			}
+		}
+		return nil
+	}
+	if size <= uint64(cap(m.buf)) {
+		m.buf = m.buf[:size]
+		return m.buf
+	}
+	c := min(size+size/4, m.a.ceiling)
+	nb := make([]byte, size, c)
+	copy(nb, m.buf)
+	m.buf = nb
+	return nb
+}
+
+// Free implements experimental.LinearMemory.
+func (m *ceilingMemory) Free() { m.buf = nil }
