@@ -373,7 +373,7 @@ func (e *emitter) double(s string, n int, split bool) {
 
 // analysis is the part of PyYAML's analyze_scalar that chooses a style.
 type analysis struct {
-	empty, multiline            bool
+	empty, multiline             bool
 	allowBlockPlain, allowSingle bool
 }
 
