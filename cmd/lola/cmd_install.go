@@ -39,7 +39,8 @@ func newInstallCmd() *cobra.Command {
 		Short: "Install a module's skills, commands, agents and instructions for an assistant",
 		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads.
 
-The assistant's target extension (claude-code, cursor, gemini-cli, opencode,
+The assistant's target extension (claude-code, copilot-cli, copilot-vscode,
+cursor, gemini-cli, openclaw, opencode,
 or one under $LOLA_HOME/extensions) receives the module's files and returns
 a plan; lola checks the plan whole — capabilities, path rules, the
 extension's path grant — and applies it atomically, or nothing at all.
@@ -107,7 +108,7 @@ applied then rolled back; 6 rollback failed.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, cursor, gemini-cli, opencode, ... (required)")
+	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli, openclaw, opencode, ... (required)")
 	fl.StringVarP(&f.scope, "scope", "s", "project", "project (into PROJECT) or user (into your home)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan and the hooks that would run; change nothing")
 	fl.StringVar(&f.preInstall, "pre-install", "", "script in the module to run before installing (wins over lola.yaml)")
