@@ -2,6 +2,7 @@ package module
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,5 +66,35 @@ func TestInventorySingleSkillAndSidecars(t *testing.T) {
 		if !json.Valid(b) || !strings.Contains(string(b), k) {
 			t.Fatalf("inventory JSON lacks %s: %s", k, b)
 		}
+	}
+}
+
+// BenchmarkInventory: the inventory of a module of 40 skills with 5 files
+// each, 40 commands, 40 agents and an mcps.json of 20 servers.
+func BenchmarkInventory(b *testing.B) {
+	var files []schema.File
+	l := Layout{}
+	mcps := `{"mcpServers": {`
+	for i := range 40 {
+		n := fmt.Sprintf("s%02d", i)
+		l.Skills = append(l.Skills, Skill{Name: n, Path: "skills/" + n})
+		for j := range 5 {
+			files = append(files, schema.File{Path: fmt.Sprintf("skills/%s/f%d.md", n, j), Content: "x"})
+		}
+		l.Commands = append(l.Commands, Command{Name: n, Path: "commands/" + n + ".md"})
+		files = append(files, schema.File{Path: "commands/" + n + ".md"})
+		l.Agents = append(l.Agents, Agent{Name: n, Path: "agents/" + n + ".md"})
+		files = append(files, schema.File{Path: "agents/" + n + ".md"})
+		if i < 20 {
+			if i > 0 {
+				mcps += ","
+			}
+			mcps += fmt.Sprintf(`"m%02d": {"command": "x", "args": ["%d"]}`, i, i)
+		}
+	}
+	files = append(files, schema.File{Path: "mcps.json", Content: mcps + "}}"})
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = l.Inventory(files)
 	}
 }

@@ -1,6 +1,7 @@
 package jsonconfig
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -35,8 +36,8 @@ func Apply(doc string, exists bool, seed Value, container string, changes []Chan
 			return "", false, nil
 		}
 		doc = Render(seed, "", "  ") + "\n"
-	} else if _, err := Parse([]byte(doc)); err != nil {
-		return "", false, err
+	} else if !json.Valid([]byte(doc)) {
+		return "", false, ErrNotJSON
 	}
 	for _, c := range changes {
 		if c.Value == nil {
@@ -68,18 +69,29 @@ func object(doc string, open int) ([]span, int) {
 	for doc[i] != '}' {
 		ks := i
 		ke := skipString(doc, i)
-		key, _ := Parse([]byte(doc[ks:ke]))
+		key := unquoteKey(doc[ks:ke])
 		i = skipWS(doc, ke)
 		i = skipWS(doc, i+1) // ':'
 		vs := i
 		i = skipValue(doc, i)
-		out = append(out, span{key: key.Str, keyStart: ks, valStart: vs, valEnd: i})
+		out = append(out, span{key: key, keyStart: ks, valStart: vs, valEnd: i})
 		i = skipWS(doc, i)
 		if doc[i] == ',' {
 			i = skipWS(doc, i+1)
 		}
 	}
 	return out, i
+}
+
+// unquoteKey decodes a JSON string token (valid: the document was
+// checked), taking the plain bytes when it holds no escape.
+func unquoteKey(tok string) string {
+	if !strings.Contains(tok, "\\") {
+		return tok[1 : len(tok)-1]
+	}
+	var s string
+	_ = json.Unmarshal([]byte(tok), &s)
+	return s
 }
 
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
