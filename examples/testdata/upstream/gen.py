@@ -10,7 +10,11 @@ rich, click and InquirerPy (output and prompts only; every install runs
 with force=True, so no prompt is reached).
 
 Intentional differences of the Go targets are applied here, each named in
-DIFFERENCES below and in the target's README.
+DIFFERENCES below and in the target's README. cursor and gemini-cli (the
+Rust and AssemblyScript targets) are recorded too, with only these shared
+differences applied: their owners decide theirs (for one, upstream's
+gemini-cli leaves an empty "Lola Skills" section in GEMINI.md after the
+last uninstall).
 """
 import json
 import os
@@ -71,7 +75,7 @@ import lola.targets.claude_code as cc  # noqa: E402
 cc._generate_agent_with_frontmatter = _agent_keep_model
 
 MODULES = here.parent / "modules"
-ASSISTANTS = ["claude-code", "opencode", "copilot-cli", "copilot-vscode", "openclaw"]
+ASSISTANTS = ["claude-code", "opencode", "copilot-cli", "copilot-vscode", "openclaw", "cursor", "gemini-cli"]
 STEPS = [("install", "kit"), ("install", "solo"), ("install", "second"),
          ("uninstall", "kit"), ("uninstall", "solo"), ("uninstall", "second")]
 
