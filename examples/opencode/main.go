@@ -37,7 +37,8 @@ var target = &assistant.Target{
 		v.Set("$schema", jsonconfig.Str("https://opencode.ai/config.json"))
 		return v
 	},
-	MCPServer: server,
+	MCPServer:       server,
+	SkillMDVerbatim: true,
 	Agent: func(_, doc string) string {
 		meta, body := frontmatter.Parse(doc)
 		meta.Set("mode", frontmatter.Str("subagent"))

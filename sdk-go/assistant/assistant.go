@@ -79,6 +79,11 @@ type Target struct {
 	Skill func(skill schema.Skill, doc string) (out string, ok bool)
 	// Agent rewrites an agent's file (nil: copied).
 	Agent func(name, doc string) string
+	// SkillMDVerbatim copies SKILL.md byte for byte. Otherwise SKILL.md,
+	// like every command, agent and instructions file, is read as text the
+	// way today's Lola reads it (Python's universal newlines: CRLF and CR
+	// become LF) and written without an execute bit.
+	SkillMDVerbatim bool
 }
 
 // Handler returns t as an sdk-go handler, for lola.Register.
@@ -224,10 +229,20 @@ type module struct {
 	files map[string]*lola.File
 }
 
+// text is a module file read as today's Lola reads text (Python's
+// read_text: universal newlines, CRLF and lone CR become LF).
 func (m module) text(p string) string {
 	b, _ := lola.Bytes(*m.files[p]) // checked by check
-	return string(b)
+	return newlines.Replace(string(b))
 }
+
+// isText reports whether a file reached the target as UTF-8 text; other
+// files are copied as bytes (today's Lola cannot read them as text).
+func (m module) isText(p string) bool {
+	return m.files[p].Encoding != schema.EncodingBase64
+}
+
+var newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
 // check refuses a module whose inventory names a file the request lacks,
 // or a name that is not one path component.

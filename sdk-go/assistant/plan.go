@@ -43,7 +43,9 @@ func (t *Target) planInstall(p *lola.Plan, scope schema.Scope, m module) error {
 		for _, s := range inv.Skills {
 			skillMD := path.Join(s.Dir, "SKILL.md")
 			md := m.text(skillMD)
+			verbatim := t.SkillMDVerbatim || !m.isText(skillMD)
 			if t.Skill != nil {
+				verbatim = false
 				var ok bool
 				if md, ok = t.Skill(s, md); !ok {
 					continue
@@ -58,7 +60,7 @@ func (t *Target) planInstall(p *lola.Plan, scope schema.Scope, m module) error {
 				if s.Dir != "" {
 					rel = strings.TrimPrefix(f, s.Dir+"/")
 				}
-				if f == skillMD {
+				if f == skillMD && !verbatim {
 					errs = append(errs, p.Write(dest+"/"+rel, md))
 					continue
 				}
@@ -69,7 +71,11 @@ func (t *Target) planInstall(p *lola.Plan, scope schema.Scope, m module) error {
 	if dir := t.Commands.For(scope); dir != "" {
 		for _, c := range inv.Commands {
 			file := t.commandFile(c.Name)
-			errs = append(errs, write(p, dir+"/"+file, m.files[c.Path]))
+			if m.isText(c.Path) {
+				errs = append(errs, p.Write(dir+"/"+file, m.text(c.Path)))
+			} else {
+				errs = append(errs, write(p, dir+"/"+file, m.files[c.Path]))
+			}
 			if len(c.Sidecar) > 0 {
 				side := dir + "/" + sidecarDir(file)
 				errs = append(errs, p.Delete(side))
@@ -82,8 +88,12 @@ func (t *Target) planInstall(p *lola.Plan, scope schema.Scope, m module) error {
 	if dir := t.Agents.For(scope); dir != "" {
 		for _, a := range inv.Agents {
 			dest := dir + "/" + t.agentFile(a.Name)
-			if t.Agent == nil {
+			if !m.isText(a.Path) {
 				errs = append(errs, write(p, dest, m.files[a.Path]))
+				continue
+			}
+			if t.Agent == nil {
+				errs = append(errs, p.Write(dest, m.text(a.Path)))
 				continue
 			}
 			errs = append(errs, p.Write(dest, t.Agent(a.Name, m.text(a.Path))))

@@ -105,7 +105,7 @@ def snapshot(root: Path) -> dict:
         if p.is_dir() or rel.startswith(".lola/"):
             continue
         mode = p.stat().st_mode
-        out[rel] = {"content": p.read_text(), "executable": bool(mode & stat.S_IXUSR)}
+        out[rel] = {"content": p.read_bytes().decode("utf-8"), "executable": bool(mode & stat.S_IXUSR)}
     return out
 
 
