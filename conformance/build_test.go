@@ -148,6 +148,9 @@ var fixtures = []project{
 var examples = []project{
 	{lang: "go", dir: "examples/claude-code", target: "."},
 	{lang: "go", dir: "examples/opencode", target: "."},
+	{lang: "go", dir: "examples/copilot-cli", target: "."},
+	{lang: "go", dir: "examples/copilot-vscode", target: "."},
+	{lang: "go", dir: "examples/openclaw", target: "."},
 	{lang: "rust", dir: "examples/cursor", target: "lola-cursor", wasmStem: "lola_cursor", binName: "cursor"},
 	{lang: "assemblyscript", dir: "examples/gemini-cli", target: "assembly/gemini.ts"},
 }

@@ -2,17 +2,17 @@
 # Builds every example extension for both tiers into its dist/ directory:
 # Go through `lola ext build`, Rust with Debian's rustc (wasm32-wasi) and
 # rustup's cargo (native), AssemblyScript with asc and wasm2c. Then installs
-# the four built-in assistant targets beside the lola binary: for each, its
+# the built-in assistant targets beside the lola binary: for each, its
 # manifest and its tier-1 artifact only (built-ins run confined) into
 # <dir of lola>/builtin/<name>/, where lola registers them at startup (see
 # cmd/lola/builtin.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lola=$1
-echo "== examples/claude-code (go)"
-"$lola" ext build --tier both examples/claude-code
-echo "== examples/opencode (go)"
-"$lola" ext build --tier both examples/opencode
+for name in claude-code opencode copilot-cli copilot-vscode openclaw; do
+	echo "== examples/$name (go)"
+	"$lola" ext build --tier both "examples/$name"
+done
 echo "== examples/cursor (rust)"
 (cd examples/cursor &&
 	RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib &&
@@ -27,7 +27,7 @@ ls -l examples/*/dist/ | grep -v '^total'
 bin=$(dirname "$lola")
 stage="$bin/.builtin.new"
 rm -rf "$stage"
-for name in claude-code cursor gemini-cli opencode; do
+for name in claude-code copilot-cli copilot-vscode cursor gemini-cli openclaw opencode; do
 	src=examples/$name
 	tier1=$(sed -n 's/^  tier1: *//p' "$src/lola-extension.yaml")
 	if [ -z "$tier1" ] || [ ! -f "$src/$tier1" ]; then

@@ -102,4 +102,18 @@
 // input, the plan its output, and a failure is reported through the Extism
 // error channel. That build imports extism:host/env and so cannot run under
 // the Lola shim; keep it a separate artifact.
+//
+// # Helpers for assistant targets
+//
+// A target reads the module inventory the host sends (Module.Inventory)
+// rather than parsing a module itself, and is only its assistant's
+// mapping:
+//
+//   - assistant: plans a module's skills, commands, agents, instructions
+//     and MCP servers from a Target describing where each goes;
+//   - frontmatter: reads and writes Markdown frontmatter byte for byte as
+//     today's Lola does (python-frontmatter and PyYAML);
+//   - managed: lola's section of a shared Markdown file (CLAUDE.md, ...);
+//   - jsonconfig: a user's JSON config (.mcp.json, ...) edited member by
+//     member, the user's bytes kept.
 package lola

@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.44.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )

@@ -2,7 +2,8 @@ package main
 
 // How the built-in assistant targets reach lola.
 //
-// The four targets (claude-code, cursor, gemini-cli, opencode) are ordinary
+// The targets (claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli,
+// openclaw, opencode) are ordinary
 // extensions under examples/, in Go, Rust and AssemblyScript. They are not
 // embedded in the binary: `make build` (scripts/build-examples.sh) builds
 // each one for both tiers into examples/<name>/dist/, then installs, for

@@ -121,7 +121,7 @@ func TestBuiltBinaryListsTheFourTargetsAsBuiltinTier1(t *testing.T) {
 	for _, e := range rep.Extensions {
 		got[e.Name] = e.Source + "/" + e.Tier + "/" + e.Kind
 	}
-	for _, name := range []string{"claude-code", "cursor", "gemini-cli", "opencode"} {
+	for _, name := range []string{"claude-code", "copilot-cli", "copilot-vscode", "cursor", "gemini-cli", "openclaw", "opencode"} {
 		if got[name] != "builtin/tier1/target" {
 			t.Errorf("%s: %q, want builtin/tier1/target (all: %v)", name, got[name], got)
 		}

@@ -30,6 +30,7 @@ type installFlags struct {
 	json        bool
 	force       bool
 	replaceLink bool
+	workspace   string
 }
 
 func newInstallCmd() *cobra.Command {
@@ -39,7 +40,8 @@ func newInstallCmd() *cobra.Command {
 		Short: "Install a module's skills, commands, agents and instructions for an assistant",
 		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads.
 
-The assistant's target extension (claude-code, cursor, gemini-cli, opencode,
+The assistant's target extension (claude-code, copilot-cli, copilot-vscode,
+cursor, gemini-cli, openclaw, opencode,
 or one under $LOLA_HOME/extensions) receives the module's files and returns
 a plan; lola checks the plan whole — capabilities, path rules, the
 extension's path grant — and applies it atomically, or nothing at all.
@@ -100,14 +102,18 @@ applied then rolled back; 6 rollback failed.`,
   lola install my-skills -a claude-code --force
 
   # Machine-readable result
-  lola install my-skills -a gemini-cli --json`,
+  lola install my-skills -a gemini-cli --json
+
+  # OpenClaw: into ~/.openclaw/workspace, or the workspace named "work"
+  lola install my-skills -a openclaw
+  lola install my-skills -a openclaw --workspace work`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInstall(cmd, f, args)
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, cursor, gemini-cli, opencode, ... (required)")
+	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli, openclaw, opencode, ... (required)")
 	fl.StringVarP(&f.scope, "scope", "s", "project", "project (into PROJECT) or user (into your home)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan and the hooks that would run; change nothing")
 	fl.StringVar(&f.preInstall, "pre-install", "", "script in the module to run before installing (wins over lola.yaml)")
@@ -115,6 +121,7 @@ applied then rolled back; 6 rollback failed.`,
 	fl.BoolVar(&f.json, "json", false, "print the result as one JSON object")
 	fl.BoolVarP(&f.force, "force", "f", false, "take over existing files lola did not write (audited; refused by default)")
 	fl.BoolVar(&f.replaceLink, "replace-symlinks", false, "replace symbolic links on paths the install writes (audited; uninstall restores them)")
+	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace: a name (~/.openclaw/workspace-NAME) or a path; default ~/.openclaw/workspace (only with -a openclaw)")
 	_ = c.MarkFlagRequired("assistant")
 	return c
 }
@@ -131,6 +138,9 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	o.Assistant, o.DryRun = f.assistant, f.dryRun
 	o.PreInstall, o.PostInstall = f.preInstall, f.postInstall
 	o.Force, o.ReplaceSymlinks = f.force, f.replaceLink
+	if err := openClawRoot(&o, f.assistant, f.workspace, len(args) > 1); err != nil {
+		return err
+	}
 	if !f.replaceLink && !f.json && installIsTerminal(cmd.InOrStdin()) && installIsTerminal(cmd.ErrOrStderr()) {
 		o.ConfirmSymlinks = installSymlinkPrompt(cmd.InOrStdin(), cmd.ErrOrStderr())
 	}
@@ -172,6 +182,40 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 		o.Progress = func(s string) { fmt.Fprintln(errOut, "lola: "+s+" ...") }
 	}
 	return o, nil
+}
+
+// openClawRoot makes an OpenClaw project-scope install's root its
+// workspace, as today's Lola does: --workspace (a name or a path), or
+// ~/.openclaw/workspace when neither it nor PROJECT is given. --workspace
+// is refused with another assistant, and together with PROJECT.
+func openClawRoot(o *install.Options, assistant, workspace string, hasProject bool) error {
+	switch {
+	case workspace != "" && assistant != "openclaw":
+		return withCode(exitUsage, errors.New("--workspace is only valid with -a openclaw"))
+	case assistant != "openclaw" || o.Scope != schema.ScopeProject:
+		if workspace != "" {
+			return withCode(exitUsage, errors.New("--workspace is for --scope project"))
+		}
+		return nil
+	case hasProject && workspace != "":
+		return withCode(exitUsage, errors.New("give PROJECT or --workspace, not both"))
+	case hasProject:
+		return nil
+	}
+	home := o.UserHome
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("--workspace needs a home directory: %v", err))
+		}
+		home = h
+	}
+	dir, err := install.OpenClawWorkspace(home, workspace)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	o.Project = dir
+	return nil
 }
 
 // installIsTerminal reports whether w (a reader or writer) is a terminal

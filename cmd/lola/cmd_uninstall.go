@@ -19,6 +19,7 @@ type uninstallFlags struct {
 	scope     string
 	dryRun    bool
 	json      bool
+	workspace string
 }
 
 func newUninstallCmd() *cobra.Command {
@@ -64,6 +65,7 @@ assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
 	fl := c.Flags()
 	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to uninstall from (default: every one installed.yml records)")
 	fl.StringVarP(&f.scope, "scope", "s", "project", "project (in PROJECT) or user (in your home)")
+	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace, as for lola install (only with -a openclaw)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the tree diff; change nothing")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per assistant")
 	return c
@@ -75,6 +77,9 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 		return err
 	}
 	o.DryRun = f.dryRun
+	if err := openClawRoot(&o, f.assistant, f.workspace, len(args) > 1); err != nil {
+		return err
+	}
 	assistants := []string{f.assistant}
 	if f.assistant == "" {
 		if assistants, err = uninstallAssistants(o); err != nil {

@@ -69,7 +69,7 @@ func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
 		t.Skip("no builtin/ beside " + exe + ": run make build first (make test does)")
 	}
 	exe, _ = filepath.Abs(exe)
-	for _, assistant := range []string{"claude-code", "cursor", "gemini-cli", "opencode"} {
+	for _, assistant := range []string{"claude-code", "copilot-cli", "copilot-vscode", "cursor", "gemini-cli", "openclaw", "opencode"} {
 		t.Run(assistant, func(t *testing.T) {
 			base := t.TempDir()
 			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "sample")

@@ -2,7 +2,6 @@ package module
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -322,21 +321,4 @@ func cutLine(b []byte) (line, rest []byte, more bool) {
 		return b[:i], b[i+1:], true
 	}
 	return b, nil, len(b) > 0
-}
-
-// mcpNames returns the sorted keys of mcps.json's "mcpServers"; a file that
-// does not parse has none (as today).
-func mcpNames(p string) []string {
-	var doc struct {
-		Servers map[string]json.RawMessage `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(readMetadataFile(p), &doc); err != nil {
-		return nil
-	}
-	out := make([]string, 0, len(doc.Servers))
-	for k := range doc.Servers {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

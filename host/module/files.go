@@ -79,7 +79,7 @@ func ReadFiles(content string, b Bounds) ([]schema.File, error) {
 			return err
 		}
 		total += int64(len(data))
-		f := schema.File{Path: rel, Encoding: schema.EncodingUTF8}
+		f := schema.File{Path: rel, Encoding: schema.EncodingUTF8, Executable: executable(d)}
 		if utf8.Valid(data) {
 			f.Content = string(data)
 		} else {
@@ -129,4 +129,13 @@ func readBoundedFile(p, rel string, d fs.DirEntry, b Bounds, total int64) ([]byt
 		return nil, &LimitError{Limit: LimitTotalBytes, Max: b.totalBytes, Path: rel}
 	}
 	return data, nil
+}
+
+// executable reports whether the stored file has an execute bit: the store
+// keeps one (0700) for a file added with any, and the target carries it to
+// the write intent so installed scripts stay runnable. Where the OS has no
+// such bit (Windows) it is never set.
+func executable(d fs.DirEntry) bool {
+	fi, err := d.Info()
+	return err == nil && fi.Mode().Perm()&0o111 != 0
 }

@@ -77,14 +77,14 @@ func (m *Module) ContentDir() string {
 func (m *Module) Layout() Layout { return m.layout }
 
 // Schema returns the module as an extension receives it: its name, an
-// empty version (the store records none yet), and ReadFiles of its
-// content directory under b.
+// empty version (the store records none yet), ReadFiles of its content
+// directory under b, and its Inventory over those files.
 func (m *Module) Schema(b Bounds) (schema.Module, error) {
 	files, err := ReadFiles(m.ContentDir(), b)
 	if err != nil {
 		return schema.Module{}, fmt.Errorf("module %s: %w", m.name, err)
 	}
-	return schema.Module{Name: m.name.String(), Files: files}, nil
+	return schema.Module{Name: m.name.String(), Files: files, Inventory: m.layout.Inventory(files)}, nil
 }
 
 // Get loads the stored module called name.

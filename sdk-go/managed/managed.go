@@ -119,7 +119,20 @@ func SetBlock(doc, file, module, body string) (string, error) {
 		return "", err
 	}
 	if body == "" {
+		if _, ok := blocks[module]; !ok {
+			return doc, nil
+		}
 		delete(blocks, module)
+		if len(blocks) > 0 {
+			// Today's Lola cuts the block out where it stands and folds
+			// the blank lines left behind, rather than laying the section
+			// out again; do the same so the file is byte for byte its.
+			inside := doc[start+len(SectionStart) : end]
+			i := strings.Index(inside, ModuleStart(module))
+			j := i + strings.Index(inside[i:], ModuleEnd(module)) + len(ModuleEnd(module))
+			inside = blankRun.ReplaceAllString(inside[:i]+inside[j:], "\n\n")
+			return doc[:start] + SectionStart + inside + SectionEnd + doc[end+len(SectionEnd):], nil
+		}
 	} else {
 		blocks[module] = renderBlock(module, body)
 	}
@@ -174,6 +187,9 @@ func findSection(doc, file string) (int, int, error) {
 	}
 	return start, end, nil
 }
+
+// blankRun is three or more newlines, which a removal folds to two.
+var blankRun = regexp.MustCompile(`\n{3,}`)
 
 var blockStart = regexp.MustCompile(`<!-- lola:module:([^:\s]+):start -->`)
 

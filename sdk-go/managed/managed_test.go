@@ -25,8 +25,11 @@ func TestSetBlock(t *testing.T) {
 			"top  \r\n" + s0 + blk("m", "new") + "\n" + s1 + "\n\tbottom"},
 		{"sorted among others", s0 + blk("a", "A") + "\n\n" + blk("c", "C") + "\n" + s1 + "\n", "b", "B",
 			s0 + blk("a", "A") + "\n\n" + blk("b", "B") + "\n\n" + blk("c", "C") + "\n" + s1 + "\n"},
+		// Cut where it stands, blank lines folded: today's Lola's bytes.
 		{"remove one of two", "u\n\n" + s0 + blk("a", "A") + "\n\n" + blk("b", "B") + "\n" + s1 + "\n", "a", "",
-			"u\n\n" + s0 + blk("b", "B") + "\n" + s1 + "\n"},
+			"u\n\n" + s0 + "\n" + blk("b", "B") + "\n" + s1 + "\n"},
+		{"remove the second of two", "u\n\n" + s0 + "\n" + blk("a", "A") + "\n\n" + blk("b", "B") + "\n" + s1 + "\n", "b", "",
+			"u\n\n" + s0 + "\n" + blk("a", "A") + "\n\n" + s1 + "\n"},
 		{"remove the last takes the section out", "u\n\n" + s0 + blk("a", "A") + "\n" + s1 + "\nafter\n", "a", "", "u\nafter\n"},
 		{"remove absent is no change", "just text\n", "a", "", "just text\n"},
 		{"written by today's Lola", "# P\n\n" + s0 + "\n" + blk("a", "A") + "\n" + s1 + "\n", "a", "A2", "# P\n\n" + s0 + blk("a", "A2") + "\n" + s1 + "\n"},
