@@ -50,7 +50,8 @@ impl PlanBuilder {
     }
 
     /// Writes a request file's content at `path` in the file's own encoding,
-    /// without decoding it (base64 stays base64, byte for byte).
+    /// without decoding it (base64 stays base64, byte for byte), keeping the
+    /// file's executable bit.
     pub fn write_file(&mut self, path: &str, file: &crate::File) -> Result<&mut Self, Error> {
         check_path(path)?;
         let encoding = match file.encoding.as_str() {
@@ -70,7 +71,7 @@ impl PlanBuilder {
             path: path.to_string(),
             content: file.content.clone(),
             encoding,
-            executable: false,
+            executable: file.executable,
         });
         Ok(self)
     }

@@ -41,6 +41,13 @@ mod base64;
 mod builder;
 mod types;
 
+pub mod frontmatter;
+pub mod inventory;
+pub mod json;
+pub mod managed;
+pub mod mcp;
+pub mod yaml;
+
 #[doc(hidden)]
 pub mod abi;
 #[doc(hidden)]

@@ -45,6 +45,10 @@ pub struct File {
     pub content: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub encoding: String,
+    /// Whether the module's file is executable (a script); a target that
+    /// copies the file keeps the bit through [`crate::PlanBuilder::write_file`].
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub executable: bool,
 }
 
 /// What an extension returns: a set of intents the host applies atomically.
