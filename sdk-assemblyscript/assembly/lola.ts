@@ -29,6 +29,9 @@ export class File {
   content: string = "";
   @optional
   encoding: string = "";
+  // Whether the module's file is executable (a script); writeFile keeps it.
+  @optional
+  executable: bool = false;
 }
 
 @json
@@ -95,6 +98,13 @@ export class PlanBuilder {
     return false;
   }
 
+  // fail records an extension's own failure, spelled "rule: detail" (the
+  // first one wins) and makes lola_run return 2.
+  fail(why: string): bool {
+    if (this.error == "") this.error = why;
+    return false;
+  }
+
   private ok(path: string): bool {
     const why = checkPath(path);
     if (why == "") return this.error == "";
@@ -108,7 +118,8 @@ export class PlanBuilder {
     return true;
   }
 
-  // Writes a request file at path in the file's own encoding, unchanged.
+  // Writes a request file at path in the file's own encoding, unchanged,
+  // keeping its executable bit.
   writeFile(path: string, f: File): bool {
     if (!this.ok(path)) return false;
     if (f.encoding != "" && f.encoding != "utf8" && f.encoding != "base64") {
@@ -118,7 +129,8 @@ export class PlanBuilder {
       return this.refuse("plan.encoding", "file " + f.path + ": content is not valid base64");
     }
     const enc = f.encoding == "base64" ? member("encoding", "base64") : "";
-    this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + "}");
+    const exec = f.executable ? ',"executable":true' : "";
+    this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + exec + "}");
     return true;
   }
 
