@@ -145,3 +145,93 @@ pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
 }
 
 lola_sdk::extension!(handle);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn run(req: Value) -> Result<Value, (i32, String)> {
+        let bytes = serde_json::to_vec(&req).unwrap();
+        lola_sdk::run_bytes(handle, &bytes).map(|p| serde_json::from_slice(&p).unwrap())
+    }
+
+    fn request(op: &str, mcp: Option<&str>) -> Value {
+        let mut r = json!({"protocol": 1, "operation": op, "assistant": "cursor", "scope": "project",
+            "modules": [{"name": "m", "files": [
+                {"path": "mcps.json", "content": "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}"}]}]});
+        if let Some(c) = mcp {
+            r["current"] = json!([{"path": MCP_FILE, "content": c}]);
+        }
+        r
+    }
+
+    fn written(plan: &Value, path: &str) -> Option<String> {
+        plan["intents"].as_array().unwrap().iter().find(|i| i["path"] == path && i["op"] == "write")
+            .map(|i| i["content"].as_str().unwrap().to_string())
+    }
+
+    #[test]
+    fn a_users_unusual_mcp_json_keeps_its_bytes_through_install_and_uninstall() {
+        let user = "{\"mcpServers\":{\n\t\"mine\":{\"command\":\"m\",\"env\":{\"K\":\"\\u00e9\"}}\n},\"other\" : [ 1,2 ]}\n";
+        let plan = run(request("install", Some(user))).unwrap();
+        let merged = written(&plan, MCP_FILE).unwrap();
+        assert!(merged.starts_with("{\"mcpServers\":{\n\t\"mine\":{\"command\":\"m\",\"env\":{\"K\":\"\\u00e9\"}},\n\t\"s\": {\n"), "{}", merged);
+        assert!(merged.ends_with("},\"other\" : [ 1,2 ]}\n"), "{}", merged);
+        let plan = run(request("uninstall", Some(&merged))).unwrap();
+        assert_eq!(written(&plan, MCP_FILE).unwrap(), user);
+    }
+
+    #[test]
+    fn a_server_the_user_added_after_install_survives_uninstall() {
+        let plan = run(request("install", None)).unwrap();
+        let ours = written(&plan, MCP_FILE).unwrap();
+        let edited = ours.replacen("\"mcpServers\": {", "\"mcpServers\": {\n    \"mine\": {},", 1);
+        let plan = run(request("uninstall", Some(&edited))).unwrap();
+        assert_eq!(written(&plan, MCP_FILE).unwrap(), "{\n  \"mcpServers\": {\n    \"mine\": {}\n  }\n}\n");
+    }
+
+    #[test]
+    fn a_file_lola_created_goes_on_uninstall() {
+        let plan = run(request("install", None)).unwrap();
+        let ours = written(&plan, MCP_FILE).unwrap();
+        let plan = run(request("uninstall", Some(&ours))).unwrap();
+        assert_eq!(plan["intents"], json!([{"op": "delete", "path": MCP_FILE}]));
+    }
+
+    #[test]
+    fn a_broken_mcp_json_is_refused_and_nothing_is_planned() {
+        for bad in ["{\"mcpServers\": ", "[1]", "{\"mcpServers\": \"x\"}"] {
+            let (code, why) = run(request("install", Some(bad))).unwrap_err();
+            assert_eq!(code, lola_sdk::status::HANDLER_ERROR);
+            assert!(why.starts_with("managed.invalid: "), "{}", why);
+        }
+    }
+
+    #[test]
+    fn a_hostile_module_name_is_refused_by_the_builder() {
+        let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "../x",
+            "files": [{"path": "AGENTS.md", "content": "x"}]}]});
+        let (code, why) = run(req).unwrap_err();
+        assert_eq!(code, lola_sdk::status::HANDLER_ERROR);
+        assert!(why.contains("path.traversal"), "{}", why);
+    }
+
+    #[test]
+    fn a_skill_name_from_frontmatter_cannot_escape() {
+        let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "m",
+            "files": [{"path": "SKILL.md", "content": "---\nname: ../../etc\n---\nx\n"}]}]});
+        let (_, why) = run(req).unwrap_err();
+        assert!(why.contains("path.traversal"), "{}", why);
+    }
+
+    #[test]
+    fn agents_get_upstreams_frontmatter() {
+        assert_eq!(agent("a", "no frontmatter\n"), "---\nname: a\nmodel: inherit\n---\nno frontmatter");
+        assert_eq!(
+            agent("a", "---\nmodel: fast\ndescription: Does things: well\n---\nBody\n"),
+            "---\nmodel: inherit\ndescription: 'Does things: well'\nname: a\n---\nBody"
+        );
+        assert_eq!(instructions_rule("m", " \n"), None);
+    }
+}
