@@ -180,3 +180,45 @@ func TestValidVectorsMatchTheSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestVectorsMatchTheSchema holds every request vector that the
+// SDKs' fixtures must accept to request.schema.json, so the generated
+// schema and the vectors (inventory included) cannot drift apart.
+func TestRequestVectorsMatchTheSchema(t *testing.T) {
+	f, err := os.Open("../../schema/request.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("request.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("request.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := filepath.Glob(filepath.Join(vectorsDir, "requests", "*.plan.json"))
+	if err != nil || len(plans) == 0 {
+		t.Fatalf("no request vectors with plans: %v", err)
+	}
+	for _, p := range plans {
+		name := strings.TrimSuffix(p, ".plan.json") + ".request.json"
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("%s: does not match request.schema.json: %v", filepath.Base(name), err)
+		}
+	}
+}
