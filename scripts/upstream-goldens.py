@@ -80,6 +80,7 @@ ALPHA = {
     "commands/ship.md": "---\ndescription: Ship \"it\" now\n---\n\nShip the release: $ARGUMENTS\n",
     "commands/fix.md": "---\ndescription: Fix issue\nargument-hint: <issue> <branch>\n---\nFix issue $1 on branch $2.\nUse \"\"\"care\"\"\".\n",
     "commands/plain.md": "Just do it.\n",
+    "commands/ship/notes.md": "Release notes template.\n",
     "agents/helper.md": "---\nname: helper\ndescription: Helps with code review\ntools:\n  - Read\n  - Grep\nmodel: sonnet\n---\n\nYou help.\n",
     "agents/scout.md": "---\ndescription: Scouts the repo\ntools: Read, Glob\n---\nScout around.\n",
     "AGENTS.md": "# Alpha\n\nAlways run the tests.\n",
@@ -144,10 +145,58 @@ def request(assistant, scope, op, name, root):
         if p.exists():
             current.append({"path": rel, "content": p.read_text()})
     req = {"protocol": 1, "operation": op, "assistant": assistant, "scope": scope,
-           "modules": [{"name": name, "version": "1.0.0", "files": files}]}
+           "modules": [{"name": name, "version": "1.0.0", "files": files, "inventory": inventory(name)}]}
     if current:
         req["current"] = current
     return req
+
+
+def inventory(name):
+    """The module inventory the host sends (schema.Inventory), computed with
+    upstream's own discovery (Module.from_path) and frontmatter parser."""
+    from lola.models import Module
+    import lola.frontmatter as fm
+    files = MODULES[name]
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d) / name
+        write_tree(root, files)
+        mod = Module.from_path(root)
+    def meta(path):
+        return fm.parse(files[path])[0]
+    def opt(d, k, v):
+        if v:
+            d[k] = v
+    inv = {"skills": [], "commands": [], "agents": [], "mcpServers": []}
+    if mod.is_single_skill:
+        inv["singleSkill"] = True
+    for sk in mod.skills:
+        d = "" if mod.is_single_skill else "skills/" + sk
+        e = {"name": sk}
+        opt(e, "description", str(meta((d + "/" if d else "") + "SKILL.md").get("description") or ""))
+        e["dir"] = d
+        e["files"] = sorted(p for p in files if not d or p.startswith(d + "/"))
+        inv["skills"].append(e)
+    for c in mod.commands:
+        m = meta("commands/%s.md" % c)
+        e = {"name": c}
+        opt(e, "description", str(m.get("description") or ""))
+        opt(e, "argumentHint", str(m.get("argument-hint") or ""))
+        e["path"] = "commands/%s.md" % c
+        opt(e, "sidecar", sorted(p for p in files if p.startswith("commands/%s/" % c)))
+        inv["commands"].append(e)
+    for a in mod.agents:
+        m = meta("agents/%s.md" % a)
+        e = {"name": a}
+        opt(e, "description", str(m.get("description") or ""))
+        opt(e, "model", str(m.get("model") or ""))
+        e["path"] = "agents/%s.md" % a
+        inv["agents"].append(e)
+    if mod.has_instructions:
+        inv["instructions"] = "AGENTS.md"
+    if "mcps.json" in files:
+        for k, v in json.loads(files["mcps.json"]).get("mcpServers", {}).items():
+            inv["mcpServers"].append({"name": k, "config": v})
+    return inv
 
 
 def uninstall(target, inst, module_name):

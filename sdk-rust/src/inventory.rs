@@ -1,128 +1,204 @@
 //! A module's parts — skills, commands, agents, instructions, MCP servers —
-//! so that a target is only its assistant's mapping of them.
+//! resolved from the inventory the host sends with each module, so that a
+//! target is only its assistant's mapping of them and no target parses a
+//! module's layout again.
 //!
-//! The layout is upstream Lola's (`models.py`): skills are
-//! `skills/<name>/SKILL.md` with their supporting files beside it (folders
-//! starting with a dot are skipped); without any, a `SKILL.md` at the
-//! module's content root makes the module one skill, named by its
-//! frontmatter `name` or else by the module; commands and agents are the
-//! `.md` files directly in `commands/` and `agents/`; instructions are a
-//! non-empty `AGENTS.md`; MCP servers come from `mcps.json`. Every list is
-//! sorted by name, as upstream sorts them.
+//! Strictness: a module without an inventory (a host that predates it), or
+//! whose inventory names a file the module does not carry, a skill file
+//! outside its skill's folder, or an MCP server whose config is not a JSON
+//! object, is refused as a bad request (`request.invalid`, status 1) rather
+//! than installing nothing or part of the module.
 
-use crate::{frontmatter, File, Module};
+use crate::json::{self, Member, Value};
+use crate::{Error, File, Module};
 
-/// One skill: its name, its SKILL.md, and its other files with their paths
-/// relative to the skill's folder.
+/// One skill: its name and description, its SKILL.md, and its other files
+/// with their paths relative to the skill's folder.
 #[derive(Debug, Clone)]
 pub struct Skill<'a> {
-    pub name: String,
-    pub skill_md: &'a File,
-    pub files: Vec<(String, &'a File)>,
-    /// The skill folder's path in the module ("skills/<name>" or "" for a
+    pub name: &'a str,
+    pub description: &'a str,
+    /// The skill folder's path in the module ("skills/<name>", or "" for a
     /// single-skill module).
-    pub dir: String,
+    pub dir: &'a str,
+    pub skill_md: &'a File,
+    pub files: Vec<(&'a str, &'a File)>,
 }
 
-/// A command or agent: its name (the file name without `.md`) and file.
+/// A command: its name, description, file and co-named folder's files
+/// (paths relative to that folder).
 #[derive(Debug, Clone)]
-pub struct Named<'a> {
-    pub name: String,
+pub struct Command<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub file: &'a File,
+    pub sidecar: Vec<(&'a str, &'a File)>,
+}
+
+/// An agent: its name, description, model and file.
+#[derive(Debug, Clone)]
+pub struct Agent<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub model: &'a str,
     pub file: &'a File,
 }
 
 /// Everything of a module a target can install.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Inventory<'a> {
+    pub single_skill: bool,
     pub skills: Vec<Skill<'a>>,
-    pub commands: Vec<Named<'a>>,
-    pub agents: Vec<Named<'a>>,
+    pub commands: Vec<Command<'a>>,
+    pub agents: Vec<Agent<'a>>,
     pub instructions: Option<&'a File>,
-    pub mcps: Option<&'a File>,
+    /// The MCP servers, in mcps.json's order, as parsed JSON members.
+    pub mcp_servers: Vec<Member>,
 }
 
-fn md_in<'a>(m: &'a Module, dir: &str) -> Vec<Named<'a>> {
-    let mut out: Vec<Named> = m
-        .files
+fn bad(m: &Module, why: String) -> Error {
+    Error::new("request.invalid", format!("module {:?}: inventory: {}", m.name, why))
+}
+
+fn file<'a>(m: &'a Module, path: &str) -> Result<&'a File, Error> {
+    m.files
         .iter()
-        .filter_map(|f| {
-            let rest = f.path.strip_prefix(dir)?.strip_prefix('/')?;
-            if rest.contains('/') {
-                return None;
-            }
-            let name = rest.strip_suffix(".md")?;
-            Some(Named {
-                name: name.to_string(),
-                file: f,
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
+        .find(|f| f.path == path)
+        .ok_or_else(|| bad(m, format!("{:?} is not among the module's files", path)))
 }
 
-/// The module's inventory, derived from its files.
-pub fn of(m: &Module) -> Inventory<'_> {
-    let mut skills: Vec<Skill> = Vec::new();
-    for f in &m.files {
-        let parts: Vec<&str> = f.path.split('/').collect();
-        if parts.len() == 3 && parts[0] == "skills" && parts[2] == "SKILL.md" && !parts[1].starts_with('.') {
-            let dir = format!("skills/{}", parts[1]);
-            let prefix = format!("{}/", dir);
-            let mut files: Vec<(String, &File)> = m
-                .files
-                .iter()
-                .filter(|g| g.path.starts_with(&prefix) && g.path != f.path)
-                .map(|g| (g.path[prefix.len()..].to_string(), g))
-                .collect();
-            files.sort_by(|a, b| a.0.cmp(&b.0));
-            skills.push(Skill {
-                name: parts[1].to_string(),
-                skill_md: f,
-                files,
-                dir,
-            });
-        }
+fn under<'a>(m: &'a Module, dir: &str, path: &'a str) -> Result<(&'a str, &'a File), Error> {
+    let rel = if dir.is_empty() {
+        Some(path)
+    } else {
+        path.strip_prefix(dir).and_then(|r| r.strip_prefix('/'))
+    };
+    match rel {
+        Some(r) if !r.is_empty() => Ok((r, file(m, path)?)),
+        _ => Err(bad(m, format!("{:?} is not inside {:?}", path, dir))),
     }
-    if skills.is_empty() {
-        if let Some(f) = m.files.iter().find(|f| f.path == "SKILL.md") {
-            let text = String::from_utf8(f.bytes().unwrap_or_default()).unwrap_or_default();
-            let doc = frontmatter::parse(&text);
-            let name = match doc.get("name") {
-                Some(n) if !n.is_empty() => n.to_string(),
-                _ => m.name.clone(),
-            };
-            let mut files: Vec<(String, &File)> = m
-                .files
-                .iter()
-                .filter(|g| g.path != "SKILL.md")
-                .map(|g| (g.path.clone(), g))
-                .collect();
-            files.sort_by(|a, b| a.0.cmp(&b.0));
-            skills.push(Skill {
-                name,
-                skill_md: f,
-                files,
-                dir: String::new(),
-            });
+}
+
+/// The module's inventory, resolved against its files.
+pub fn of(m: &Module) -> Result<Inventory<'_>, Error> {
+    let inv = m
+        .inventory
+        .as_ref()
+        .ok_or_else(|| bad(m, "missing (the host predates module inventories)".to_string()))?;
+    let mut skills = Vec::new();
+    for s in &inv.skills {
+        let mut skill_md = None;
+        let mut files = Vec::new();
+        for p in &s.files {
+            let (rel, f) = under(m, &s.dir, p)?;
+            if rel == "SKILL.md" {
+                skill_md = Some(f);
+            } else {
+                files.push((rel, f));
+            }
         }
+        skills.push(Skill {
+            name: &s.name,
+            description: &s.description,
+            dir: &s.dir,
+            skill_md: skill_md.ok_or_else(|| bad(m, format!("skill {:?} has no SKILL.md", s.name)))?,
+            files,
+        });
     }
-    skills.sort_by(|a, b| a.name.cmp(&b.name));
-    Inventory {
+    let mut commands = Vec::new();
+    for c in &inv.commands {
+        let dir = format!("commands/{}", c.name);
+        let mut sidecar = Vec::new();
+        for p in &c.sidecar {
+            sidecar.push(under(m, &dir, p)?);
+        }
+        commands.push(Command {
+            name: &c.name,
+            description: &c.description,
+            file: file(m, &c.path)?,
+            sidecar,
+        });
+    }
+    let mut agents = Vec::new();
+    for a in &inv.agents {
+        agents.push(Agent {
+            name: &a.name,
+            description: &a.description,
+            model: &a.model,
+            file: file(m, &a.path)?,
+        });
+    }
+    let instructions = if inv.instructions.is_empty() {
+        None
+    } else {
+        Some(file(m, &inv.instructions)?)
+    };
+    let mut mcp_servers = Vec::new();
+    for s in &inv.mcp_servers {
+        let node = json::parse(s.config.get()).map_err(|e| bad(m, format!("server {:?}: {}", s.name, e.detail)))?;
+        if !matches!(node.value, Value::Obj(_)) {
+            return Err(bad(m, format!("server {:?}: config is not an object", s.name)));
+        }
+        mcp_servers.push(Member {
+            key_start: 0,
+            key: s.name.clone(),
+            node,
+        });
+    }
+    Ok(Inventory {
+        single_skill: inv.single_skill,
         skills,
-        commands: md_in(m, "commands"),
-        agents: md_in(m, "agents"),
-        instructions: m
-            .files
-            .iter()
-            .find(|f| f.path == "AGENTS.md" && !f.content.is_empty()),
-        mcps: m.files.iter().find(|f| f.path == "mcps.json"),
-    }
+        commands,
+        agents,
+        instructions,
+        mcp_servers,
+    })
 }
 
 /// A request file's text, refusing bytes that are not UTF-8 (`module.invalid`).
-pub fn text(f: &File) -> Result<String, crate::Error> {
-    String::from_utf8(f.bytes()?).map_err(|_| {
-        crate::Error::new("module.invalid", format!("{}: not UTF-8 text", f.path))
-    })
+pub fn text(f: &File) -> Result<String, Error> {
+    String::from_utf8(f.bytes()?)
+        .map_err(|_| Error::new("module.invalid", format!("{}: not UTF-8 text", f.path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(inv: &str) -> Module {
+        let src = format!(
+            r#"{{"name":"m","files":[{{"path":"skills/a/SKILL.md","content":"x"}},{{"path":"skills/a/run.sh","content":"y","executable":true}}]{}}}"#,
+            inv
+        );
+        serde_json::from_str(&src).unwrap()
+    }
+
+    const OK: &str = r#","inventory":{"skills":[{"name":"a","dir":"skills/a","files":["skills/a/SKILL.md","skills/a/run.sh"]}],"commands":[],"agents":[],"mcpServers":[{"name":"s","config":{"z":1,"a":[2]}}]}"#;
+
+    #[test]
+    fn resolves_paths_and_keeps_server_key_order() {
+        let m = module(OK);
+        let inv = of(&m).unwrap();
+        assert_eq!(inv.skills[0].skill_md.path, "skills/a/SKILL.md");
+        assert_eq!(inv.skills[0].files[0].0, "run.sh");
+        assert!(inv.skills[0].files[0].1.executable);
+        assert_eq!(json::dump(&inv.mcp_servers[0].node, ""), "{\n  \"z\": 1,\n  \"a\": [\n    2\n  ]\n}");
+    }
+
+    #[test]
+    fn refuses_a_missing_or_lying_inventory() {
+        let cases = [
+            String::new(),
+            OK.replace("skills/a/run.sh\"]", "skills/a/gone.sh\"]"),
+            OK.replace("\"skills/a/SKILL.md\",", "\"skills/b/../a/x\","),
+            OK.replace("{\"z\":1,\"a\":[2]}", "[1]"),
+            OK.replace("\"skills/a/SKILL.md\",", ""),
+        ];
+        for c in &cases {
+            let m = module(c);
+            assert_eq!(of(&m).unwrap_err().rule, "request.invalid", "{}", c);
+        }
+        let strict: Result<Module, _> = serde_json::from_str(r#"{"name":"m","files":[],"inventory":{"skills":[]}}"#);
+        assert!(strict.is_err(), "an inventory without its lists is not a request");
+    }
 }

@@ -33,7 +33,8 @@
 //! instance is discarded (the next `lola_run` replaces it).
 //!
 //! `lola_run` returns 0 on success, 1 when the request is not valid JSON of
-//! the protocol, 2 when the handler returned an error, 3 when the plan could
+//! the protocol (or the handler refused it with a `request.*` rule, such as
+//! a module without its inventory), 2 when the handler returned an error, 3 when the plan could
 //! not be encoded; the reason goes to stderr, which the host shows as the
 //! extension's diagnostics. The native `main` exits with the same statuses.
 
@@ -54,7 +55,10 @@ pub mod abi;
 pub mod native;
 
 pub use builder::{check_path, PlanBuilder};
-pub use types::{File, Intent, Module, Plan, Request, ABI_VERSION, PROTOCOL};
+pub use types::{
+    Agent, Command, File, Intent, Inventory, McpServer, Module, Plan, Request, Skill, ABI_VERSION,
+    PROTOCOL,
+};
 
 pub use crate::base64::{decode as base64_decode, encode as base64_encode};
 
@@ -113,7 +117,17 @@ pub fn run_bytes(handler: Handler, request: &[u8]) -> Result<Vec<u8>, (i32, Stri
         ));
     }
     let mut plan = PlanBuilder::new();
-    handler(&req, &mut plan).map_err(|e| (status::HANDLER_ERROR, e.to_string()))?;
+    handler(&req, &mut plan).map_err(|e| {
+        // A handler that finds the request itself wanting (a `request.*`
+        // rule, e.g. a module without the inventory it needs) reports a bad
+        // request, as a parse failure would.
+        let code = if e.rule.starts_with("request.") {
+            status::BAD_REQUEST
+        } else {
+            status::HANDLER_ERROR
+        };
+        (code, e.to_string())
+    })?;
     serde_json::to_vec(&plan.build()).map_err(|e| (status::ENCODING, format!("plan: {}", e)))
 }
 

@@ -44,58 +44,44 @@ pub fn agent(name: &str, text: &str) -> String {
     doc.render()
 }
 
-/// Files of a command's co-named folder (`commands/<cmd>/...`), with their
-/// paths relative to that folder.
-fn sidecar<'a>(m: &'a Module, cmd: &str) -> Vec<(String, &'a lola_sdk::File)> {
-    let prefix = format!("commands/{}/", cmd);
-    m.files
-        .iter()
-        .filter_map(|f| f.path.strip_prefix(&prefix).map(|r| (r.to_string(), f)))
-        .collect()
-}
-
-/// Every file path `install` writes for module `m` (MCP aside), in order.
-fn install_module(
-    m: &Module,
-    inv: &Inventory,
-    plan: &mut PlanBuilder,
-    uninstall: bool,
-) -> Result<(), Error> {
-    let put = |plan: &mut PlanBuilder, path: String, f: Option<&lola_sdk::File>, text: Option<String>| -> Result<(), Error> {
+/// Every file `install` writes for module `m` (MCP aside), in upstream's
+/// order; `uninstall` deletes the same paths.
+fn install_module(m: &Module, inv: &Inventory, plan: &mut PlanBuilder, uninstall: bool) -> Result<(), Error> {
+    let copy = |plan: &mut PlanBuilder, path: String, f: &lola_sdk::File| -> Result<(), Error> {
         if uninstall {
             plan.delete(&path)?;
-        } else if let Some(f) = f {
-            plan.write_file(&path, f)?;
-        } else if let Some(t) = text {
-            plan.write(&path, &t)?;
+        } else {
+            plan.copy_file(&path, f)?;
+        }
+        Ok(())
+    };
+    let write = |plan: &mut PlanBuilder, path: String, text: &dyn Fn() -> Result<String, Error>| -> Result<(), Error> {
+        if uninstall {
+            plan.delete(&path)?;
+        } else {
+            plan.write(&path, &text()?)?;
         }
         Ok(())
     };
     for s in &inv.skills {
         let dir = format!(".cursor/skills/{}", s.name);
-        put(plan, format!("{}/SKILL.md", dir), Some(s.skill_md), None)?;
+        copy(plan, format!("{}/SKILL.md", dir), s.skill_md)?;
         for (rel, f) in &s.files {
-            put(plan, format!("{}/{}", dir, rel), Some(*f), None)?;
+            copy(plan, format!("{}/{}", dir, rel), f)?;
         }
     }
     for c in &inv.commands {
-        put(plan, format!(".cursor/commands/{}.md", c.name), Some(c.file), None)?;
-        for (rel, f) in sidecar(m, &c.name) {
-            put(plan, format!(".cursor/commands/{}/{}", c.name, rel), Some(f), None)?;
+        copy(plan, format!(".cursor/commands/{}.md", c.name), c.file)?;
+        for (rel, f) in &c.sidecar {
+            copy(plan, format!(".cursor/commands/{}/{}", c.name, rel), f)?;
         }
     }
     for a in &inv.agents {
-        let text = if uninstall {
-            None
-        } else {
-            Some(agent(&a.name, &inventory::text(a.file)?))
-        };
-        put(plan, format!(".cursor/agents/{}.md", a.name), None, text)?;
+        write(plan, format!(".cursor/agents/{}.md", a.name), &|| Ok(agent(a.name, &inventory::text(a.file)?)))?;
     }
     if let Some(f) = inv.instructions {
         if let Some(rule) = instructions_rule(&m.name, &inventory::text(f)?) {
-            let text = if uninstall { None } else { Some(rule) };
-            put(plan, format!(".cursor/rules/{}-instructions.mdc", m.name), None, text)?;
+            write(plan, format!(".cursor/rules/{}-instructions.mdc", m.name), &|| Ok(rule.clone()))?;
         }
     }
     Ok(())
@@ -111,25 +97,21 @@ pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
         .transpose()?;
     let mut mcp_text = current.clone();
     for m in &req.modules {
-        let inv = inventory::of(m);
+        let inv = inventory::of(m)?;
         install_module(m, &inv, plan, uninstall)?;
-        let servers = match inv.mcps {
-            Some(f) => mcp::servers_of(&inventory::text(f)?)?,
-            None => continue,
-        };
-        if servers.is_empty() {
+        if inv.mcp_servers.is_empty() {
             continue;
         }
         mcp_text = if uninstall {
             match &mcp_text {
                 Some(t) => {
-                    let names: Vec<String> = servers.iter().map(|s| s.key.clone()).collect();
+                    let names: Vec<String> = inv.mcp_servers.iter().map(|s| s.key.clone()).collect();
                     mcp::remove(t, &names)?
                 }
                 None => None,
             }
         } else {
-            Some(mcp::merge(mcp_text.as_deref(), &servers)?)
+            Some(mcp::merge(mcp_text.as_deref(), &inv.mcp_servers)?)
         };
     }
     match (&current, &mcp_text) {
@@ -159,7 +141,9 @@ mod tests {
     fn request(op: &str, mcp: Option<&str>) -> Value {
         let mut r = json!({"protocol": 1, "operation": op, "assistant": "cursor", "scope": "project",
             "modules": [{"name": "m", "files": [
-                {"path": "mcps.json", "content": "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}"}]}]});
+                {"path": "mcps.json", "content": "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}"}],
+                "inventory": {"skills": [], "commands": [], "agents": [],
+                    "mcpServers": [{"name": "s", "config": {"command": "x"}}]}}]});
         if let Some(c) = mcp {
             r["current"] = json!([{"path": MCP_FILE, "content": c}]);
         }
@@ -211,16 +195,28 @@ mod tests {
     #[test]
     fn a_hostile_module_name_is_refused_by_the_builder() {
         let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "../x",
-            "files": [{"path": "AGENTS.md", "content": "x"}]}]});
+            "files": [{"path": "AGENTS.md", "content": "x"}],
+            "inventory": {"skills": [], "commands": [], "agents": [], "instructions": "AGENTS.md", "mcpServers": []}}]});
         let (code, why) = run(req).unwrap_err();
         assert_eq!(code, lola_sdk::status::HANDLER_ERROR);
         assert!(why.contains("path.traversal"), "{}", why);
     }
 
     #[test]
+    fn a_module_without_inventory_is_a_bad_request_not_an_empty_install() {
+        let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "m",
+            "files": [{"path": "commands/a.md", "content": "x"}]}]});
+        let (code, why) = run(req).unwrap_err();
+        assert_eq!(code, lola_sdk::status::BAD_REQUEST);
+        assert!(why.starts_with("request.invalid: "), "{}", why);
+    }
+
+    #[test]
     fn a_skill_name_from_frontmatter_cannot_escape() {
         let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "m",
-            "files": [{"path": "SKILL.md", "content": "---\nname: ../../etc\n---\nx\n"}]}]});
+            "files": [{"path": "SKILL.md", "content": "---\nname: ../../etc\n---\nx\n"}],
+            "inventory": {"singleSkill": true, "skills": [{"name": "../../etc", "dir": "", "files": ["SKILL.md"]}],
+                "commands": [], "agents": [], "mcpServers": []}}]});
         let (_, why) = run(req).unwrap_err();
         assert!(why.contains("path.traversal"), "{}", why);
     }
