@@ -25,7 +25,9 @@ var managedCases = []managedCase{
 
 const hostileModule = `{"name": "m", "files": [
  {"path": "mcps.json", "content": "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"é\"]}}}"},
- {"path": "AGENTS.md", "content": "Be kind.\n"}]}`
+ {"path": "AGENTS.md", "content": "Be kind.\n"}],
+ "inventory": {"skills": [], "commands": [], "agents": [], "instructions": "AGENTS.md",
+  "mcpServers": [{"name": "s", "config": {"command": "x", "args": ["é"]}}]}}`
 
 // runRequest writes a request built from parts and runs exe on it.
 func runRequest(t *testing.T, exe, op, assistant string, current map[string]string) (plan map[string]string, deleted []string, stderr string, status int) {

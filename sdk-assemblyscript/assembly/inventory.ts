@@ -1,110 +1,147 @@
 // A module's parts — skills, commands, agents, instructions, MCP servers —
-// so that a target is only its assistant's mapping of them. The layout is
-// upstream Lola's (models.py), the same as sdk-rust's inventory module:
-// skills are skills/<name>/SKILL.md with their supporting files (folders
-// starting with a dot skipped); without any, a SKILL.md at the content root
-// makes the module one skill, named by its frontmatter name or else the
-// module; commands and agents are the .md files directly in commands/ and
-// agents/; instructions are a non-empty AGENTS.md; MCP servers come from
-// mcps.json. Lists are sorted by name, as upstream sorts them.
+// resolved from the inventory the host sends with each module, so that a
+// target is only its assistant's mapping and no target parses a module's
+// layout again. The same contract as sdk-rust's inventory module: a module
+// without an inventory, or whose inventory names a file the module does not
+// carry, a skill file outside its skill's folder, a skill without SKILL.md,
+// or an MCP server whose config is not a JSON object, is refused as a bad
+// request ("request.invalid", status 1) through inventoryError, and
+// inventoryOf returns null.
 import { File, Module } from "./lola";
-import { parse } from "./frontmatter";
+import { JNode, J_OBJ, parse } from "./json";
 
 export class Skill {
   name: string = "";
-  // The skill folder's path in the module: "skills/<name>", or "" for a
-  // single-skill module.
+  description: string = "";
+  // "skills/<name>", or "" for a single-skill module.
   dir: string = "";
   skillMd: File = new File();
-  // Every file of the skill, SKILL.md included, with its path relative to
-  // the skill folder in rel (same order as files).
+  // The skill's other files and their paths relative to the skill folder.
   files: File[] = [];
   rel: string[] = [];
 }
 
-export class Named {
+export class Command {
   name: string = "";
+  description: string = "";
+  file: File = new File();
+  // The co-named folder's files, paths relative to commands/<name>/.
+  sidecar: File[] = [];
+  sidecarRel: string[] = [];
+}
+
+export class Agent {
+  name: string = "";
+  description: string = "";
+  model: string = "";
   file: File = new File();
 }
 
 export class Inventory {
+  singleSkill: bool = false;
   skills: Skill[] = [];
-  commands: Named[] = [];
-  agents: Named[] = [];
+  commands: Command[] = [];
+  agents: Agent[] = [];
   instructions: File | null = null;
-  mcps: File | null = null;
+  // The MCP servers in mcps.json's order: an object node of name -> config.
+  servers: JNode = new JNode();
 }
 
-function byName(a: string, b: string): i32 {
-  return a < b ? -1 : a > b ? 1 : 0;
+export let inventoryError = "";
+
+function fileOf(m: Module, path: string): File | null {
+  for (let i = 0; i < m.files.length; i++) if (m.files[i].path == path) return m.files[i];
+  inventoryError = "request.invalid: module " + m.name + ": inventory: " + path + " is not among the module's files";
+  return null;
 }
 
-function sortSkills(s: Skill[]): void {
-  s.sort((a: Skill, b: Skill): i32 => byName(a.name, b.name));
+// relOf is path less the dir/ prefix, or "" (with inventoryError) when outside.
+function relOf(m: Module, dir: string, path: string): string {
+  const rel = dir == "" ? path : path.startsWith(dir + "/") ? path.substring(dir.length + 1) : "";
+  if (rel == "") inventoryError = "request.invalid: module " + m.name + ": inventory: " + path + " is not inside " + dir;
+  return rel;
 }
 
-function mdIn(m: Module, dir: string): Named[] {
-  const out: Named[] = [];
-  for (let i = 0; i < m.files.length; i++) {
-    const p = m.files[i].path;
-    if (!p.startsWith(dir + "/") || !p.endsWith(".md")) continue;
-    const rest = p.substring(dir.length + 1);
-    if (rest.includes("/")) continue;
-    const n = new Named();
-    n.name = rest.substring(0, rest.length - 3);
-    n.file = m.files[i];
-    out.push(n);
+export function inventoryOf(m: Module): Inventory | null {
+  inventoryError = "";
+  if (m.inventory == null) {
+    inventoryError = "request.invalid: module " + m.name + ": inventory: missing (the host predates module inventories)";
+    return null;
   }
-  out.sort((a: Named, b: Named): i32 => byName(a.name, b.name));
-  return out;
-}
-
-function skillFrom(m: Module, name: string, dir: string, md: File): Skill {
-  const s = new Skill();
-  s.name = name;
-  s.dir = dir;
-  s.skillMd = md;
-  const prefix = dir == "" ? "" : dir + "/";
-  const rels: string[] = [];
-  for (let i = 0; i < m.files.length; i++) {
-    if (m.files[i].path.startsWith(prefix)) rels.push(m.files[i].path.substring(prefix.length));
-  }
-  rels.sort(byName);
-  for (let i = 0; i < rels.length; i++) {
-    for (let j = 0; j < m.files.length; j++) {
-      if (m.files[j].path == prefix + rels[i]) {
-        s.files.push(m.files[j]);
-        s.rel.push(rels[i]);
-        break;
+  const src = m.inventory!;
+  const inv = new Inventory();
+  inv.singleSkill = src.singleSkill;
+  for (let i = 0; i < src.skills.length; i++) {
+    const s = src.skills[i];
+    const k = new Skill();
+    k.name = s.name;
+    k.description = s.description;
+    k.dir = s.dir;
+    let md = false;
+    for (let j = 0; j < s.files.length; j++) {
+      const rel = relOf(m, s.dir, s.files[j]);
+      if (rel == "") return null;
+      const f = fileOf(m, s.files[j]);
+      if (f == null) return null;
+      if (rel == "SKILL.md") {
+        k.skillMd = f!;
+        md = true;
+      } else {
+        k.files.push(f!);
+        k.rel.push(rel);
       }
     }
-  }
-  return s;
-}
-
-export function inventoryOf(m: Module): Inventory {
-  const inv = new Inventory();
-  for (let i = 0; i < m.files.length; i++) {
-    const parts = m.files[i].path.split("/");
-    if (parts.length == 3 && parts[0] == "skills" && parts[2] == "SKILL.md" && !parts[1].startsWith(".")) {
-      inv.skills.push(skillFrom(m, parts[1], "skills/" + parts[1], m.files[i]));
+    if (!md) {
+      inventoryError = "request.invalid: module " + m.name + ": inventory: skill " + s.name + " has no SKILL.md";
+      return null;
     }
+    inv.skills.push(k);
   }
-  if (inv.skills.length == 0) {
-    for (let i = 0; i < m.files.length; i++) {
-      if (m.files[i].path != "SKILL.md") continue;
-      const f = m.files[i];
-      const name = f.encoding == "base64" ? "" : parse(f.content).get("name");
-      inv.skills.push(skillFrom(m, name != "" ? name : m.name, "", f));
+  for (let i = 0; i < src.commands.length; i++) {
+    const c = src.commands[i];
+    const k = new Command();
+    k.name = c.name;
+    k.description = c.description;
+    const f = fileOf(m, c.path);
+    if (f == null) return null;
+    k.file = f!;
+    for (let j = 0; j < c.sidecar.length; j++) {
+      const rel = relOf(m, "commands/" + c.name, c.sidecar[j]);
+      if (rel == "") return null;
+      const g = fileOf(m, c.sidecar[j]);
+      if (g == null) return null;
+      k.sidecar.push(g!);
+      k.sidecarRel.push(rel);
     }
+    inv.commands.push(k);
   }
-  sortSkills(inv.skills);
-  inv.commands = mdIn(m, "commands");
-  inv.agents = mdIn(m, "agents");
-  for (let i = 0; i < m.files.length; i++) {
-    const f = m.files[i];
-    if (f.path == "AGENTS.md" && f.content != "") inv.instructions = f;
-    if (f.path == "mcps.json") inv.mcps = f;
+  for (let i = 0; i < src.agents.length; i++) {
+    const a = src.agents[i];
+    const k = new Agent();
+    k.name = a.name;
+    k.description = a.description;
+    k.model = a.model;
+    const f = fileOf(m, a.path);
+    if (f == null) return null;
+    k.file = f!;
+    inv.agents.push(k);
+  }
+  if (src.instructions != "") {
+    const f = fileOf(m, src.instructions);
+    if (f == null) return null;
+    inv.instructions = f;
+  }
+  inv.servers.kind = J_OBJ;
+  for (let i = 0; i < src.mcpServers.length; i++) {
+    const s = src.mcpServers[i];
+    const n = parse(s.config.text);
+    if (n == null || n.kind != J_OBJ) {
+      inventoryError = "request.invalid: module " + m.name + ": inventory: server " + s.name + ": config is not a JSON object";
+      return null;
+    }
+    inv.servers.keys.push(s.name);
+    inv.servers.keyStarts.push(0);
+    inv.servers.items.push(n!);
   }
   return inv;
 }

@@ -15,10 +15,10 @@
 // their current content; only lola's parts change, the user's bytes stay.
 // uninstall deletes what install writes and takes lola's parts out again.
 import { File, Module, PlanBuilder, Request, register } from "@lola-pm/sdk-assemblyscript/assembly/lola";
-import { inventoryOf, Inventory } from "@lola-pm/sdk-assemblyscript/assembly/inventory";
+import { inventoryOf, inventoryError, Inventory } from "@lola-pm/sdk-assemblyscript/assembly/inventory";
 import { parse, hasPositionalArgs } from "@lola-pm/sdk-assemblyscript/assembly/frontmatter";
 import { instructionsSet, instructionsRemove, skillsSet, skillsRemove } from "@lola-pm/sdk-assemblyscript/assembly/managed";
-import { serversOf, merge, remove, mcpError, gone } from "@lola-pm/sdk-assemblyscript/assembly/mcp";
+import { merge, remove, mcpError, gone } from "@lola-pm/sdk-assemblyscript/assembly/mcp";
 export {
   lola_abi_version,
   lola_alloc,
@@ -49,10 +49,10 @@ export function geminiArgs(body: string): string {
 }
 
 // command renders a command file as Gemini CLI's TOML, byte for byte as
-// upstream writes it (no final newline).
-export function command(doc: string): string {
+// upstream writes it (no final newline); description is the inventory's.
+export function command(doc: string, description: string): string {
   const d = parse(doc);
-  const desc = d.get("description").replaceAll("\\", "\\\\").replaceAll('"', '\\"');
+  const desc = description.replaceAll("\\", "\\\\").replaceAll('"', '\\"');
   const prompt = geminiArgs(d.body).trimEnd().replaceAll('"""', '\\"""');
   return 'description = "' + desc + '"\nprompt = """\n' + prompt + '\n"""';
 }
@@ -73,7 +73,7 @@ function skillsBlock(scope: string, m: Module, inv: Inventory): string {
     const s = inv.skills[i];
     const dir = listedRoot(scope, m.name) + (s.dir == "" ? "" : "/" + s.dir);
     block += "#### " + s.name + "\n";
-    block += "**When to use:** " + parse(s.skillMd.content).get("description") + "\n";
+    block += "**When to use:** " + s.description + "\n";
     block += "**Instructions:** Read `" + dir + "/SKILL.md` for detailed guidance.\n\n";
   }
   return block;
@@ -92,14 +92,21 @@ function handle(req: Request, plan: PlanBuilder): void {
   let settings: string | null = setBefore;
   for (let i = 0; i < req.modules.length; i++) {
     const m = req.modules[i];
-    const inv = inventoryOf(m);
+    const found = inventoryOf(m);
+    if (found == null) {
+      plan.fail(inventoryError);
+      return;
+    }
+    const inv = found!;
     // Skills: copies, and the listing in GEMINI.md.
     for (let k = 0; k < inv.skills.length; k++) {
       const s = inv.skills[k];
       const base = copyRoot(req.scope, m.name) + (s.dir == "" ? "" : "/" + s.dir) + "/";
+      if (uninstall) plan.delete(base + "SKILL.md");
+      else plan.copyFile(base + "SKILL.md", s.skillMd);
       for (let j = 0; j < s.files.length; j++) {
         if (uninstall) plan.delete(base + s.rel[j]);
-        else plan.writeFile(base + s.rel[j], s.files[j]);
+        else plan.copyFile(base + s.rel[j], s.files[j]);
       }
     }
     if (inv.skills.length > 0) {
@@ -111,27 +118,20 @@ function handle(req: Request, plan: PlanBuilder): void {
       const dest = ".gemini/commands/" + c.name + ".toml";
       if (uninstall) plan.delete(dest);
       else if (c.file.encoding == "base64") plan.fail("module.invalid: " + c.file.path + " is not UTF-8 text");
-      else plan.write(dest, command(c.file.content));
+      else plan.write(dest, command(c.file.content, c.description));
     }
     // MCP servers.
-    if (inv.mcps != null) {
-      const servers = serversOf(inv.mcps!.content);
-      if (servers == null) {
-        plan.fail(mcpError);
-        return;
-      }
-      if (servers!.keys.length > 0) {
-        if (uninstall) {
-          if (settings != null) {
-            const left = remove(settings!, servers!.keys);
-            if (left == null) { plan.fail(mcpError); return; }
-            settings = gone ? null : left;
-          }
-        } else {
-          const merged = merge(settings, servers!);
-          if (merged == null) { plan.fail(mcpError); return; }
-          settings = merged;
+    if (inv.servers.keys.length > 0) {
+      if (uninstall) {
+        if (settings != null) {
+          const left = remove(settings!, inv.servers.keys);
+          if (left == null) { plan.fail(mcpError); return; }
+          settings = gone ? null : left;
         }
+      } else {
+        const merged = merge(settings, inv.servers);
+        if (merged == null) { plan.fail(mcpError); return; }
+        settings = merged;
       }
     }
     // Instructions.
