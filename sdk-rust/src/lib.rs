@@ -27,6 +27,14 @@
 //! fn main() { my_extension::main() }
 //! ```
 //!
+//! Helpers a target needs, so that a target is only its assistant's mapping:
+//! [`inventory::of`] (a module's parts from the request's inventory, checked
+//! strictly), [`frontmatter`] (read as upstream Lola reads it, written as
+//! PyYAML writes it), [`managed`] (marker-delimited blocks and upstream's
+//! instructions section), [`mcp`] over [`json`] (MCP servers merged into and
+//! removed from a JSON file the user edits, keeping the user's bytes), and
+//! [`PlanBuilder::copy_file`], which keeps a module file's executable bit.
+//!
 //! Memory ownership follows the ABI: the request buffer handed out by
 //! `lola_alloc` is valid for the duration of the `lola_run` call; the plan
 //! buffer behind `lola_plan_ptr`/`lola_plan_len` stays valid until the
