@@ -83,6 +83,8 @@ ALPHA = {
     "commands/ship/notes.md": "Release notes template.\n",
     "agents/helper.md": "---\nname: helper\ndescription: Helps with code review\ntools:\n  - Read\n  - Grep\nmodel: sonnet\n---\n\nYou help.\n",
     "agents/scout.md": "---\ndescription: Scouts the repo\ntools: Read, Glob\n---\nScout around.\n",
+    "agents/bare.md": "An agent without frontmatter.\n",
+    "agents/wordy.md": "---\nname: wordy\ndescription: 'Explains: every decision, with the reasons behind it, the alternatives considered and the trade-offs'\ncolor: blue\n---\nExplain.\n",
     "AGENTS.md": "# Alpha\n\nAlways run the tests.\n",
     "mcps.json": json.dumps({"mcpServers": {
         "alpha-local": {"command": "npx", "args": ["-y", "alpha-mcp"], "env": {"ALPHA_TOKEN": "${ALPHA_TOKEN}"}},
