@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // treeFile is one file of a golden tree: what upstream Lola left there.
@@ -47,6 +49,7 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 				for _, s := range steps {
 					step := strings.TrimSuffix(filepath.Base(s), ".tree.json")
 					req := filepath.Join(dir, step+".request.json")
+					validateRequestSchema(t, req)
 					plan, stderr, status := runNative(t, ex.native, req)
 					if status != 0 {
 						t.Fatalf("%s: status %d: %s", step, status, stderr)
@@ -66,6 +69,28 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// validateRequestSchema: a golden request is one the host could send — it
+// validates against schema/request.schema.json (inventory included).
+func validateRequestSchema(t *testing.T, path string) {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	sch, err := c.Compile(filepath.Join(repoRoot(t), "schema/request.schema.json"))
+	if err != nil {
+		t.Fatalf("compiling request.schema.json: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: not JSON: %v", path, err)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Fatalf("%s does not validate against request.schema.json: %v", path, err)
 	}
 }
 
