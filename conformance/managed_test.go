@@ -100,7 +100,8 @@ func TestManagedConfigBrokenIsRefused(t *testing.T) {
 	for _, c := range managedCases {
 		t.Run(c.assistant, func(t *testing.T) {
 			ex := build(t, findExample(t, c.dir))
-			for _, bad := range []string{"{\"mcpServers\": ", "[]", "{\"mcpServers\": []}", "// mine\n{}"} {
+			for _, bad := range []string{"{\"mcpServers\": ", "[]", "{\"mcpServers\": []}", "// mine\n{}",
+				"{\"mcpServers\": {}, \"mcpServers\": {}}", "{\"mcpServers\": {\"s\": {}, \"s\": {}}}"} {
 				for _, op := range []string{"install", "uninstall"} {
 					_, _, stderr, status := runRequest(t, ex.native, op, c.assistant, map[string]string{c.config: bad})
 					if status != 2 || !strings.Contains(stderr, "managed.invalid") {
@@ -138,4 +139,24 @@ func findExample(t *testing.T, dir string) project {
 	}
 	t.Fatalf("no example %s", dir)
 	return project{}
+}
+
+// TestManagedConfigOnlySchemaLeftGoes: a config holding nothing but its
+// $schema after lola's servers go is deleted, as upstream deletes it.
+func TestManagedConfigOnlySchemaLeftGoes(t *testing.T) {
+	for _, c := range managedCases {
+		t.Run(c.assistant, func(t *testing.T) {
+			ex := build(t, findExample(t, c.dir))
+			user := "{\"$schema\": \"https://example.org/s.json\"}"
+			plan, _, stderr, status := runRequest(t, ex.native, "install", c.assistant, map[string]string{c.config: user})
+			if status != 0 {
+				t.Fatalf("install: %d %s", status, stderr)
+			}
+			written, deleted, stderr, status := runRequest(t, ex.native, "uninstall", c.assistant, map[string]string{c.config: plan[c.config]})
+			_, rewritten := written[c.config]
+			if status != 0 || rewritten || !strings.Contains(" "+strings.Join(deleted, " ")+" ", " "+c.config+" ") {
+				t.Fatalf("uninstall: status %d %s, wrote %v, deleted %v", status, stderr, written, deleted)
+			}
+		})
+	}
 }

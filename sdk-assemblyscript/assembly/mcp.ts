@@ -6,9 +6,11 @@
 //     upstream Lola writes them (json.dumps(indent=2) and a newline);
 //   - a server already present with the same value is left untouched;
 //   - removal takes out exactly the named servers, an "mcpServers" object it
-//     empties goes too, and a file left with no member is reported as gone;
+//     empties goes too, and a file left with no member but "$schema" is
+//     reported as gone (upstream deletes it then too);
 //   - a current file that is not a JSON object, or whose mcpServers is not
-//     an object, is refused ("managed.invalid") instead of being replaced;
+//     an object, or that names mcpServers or an edited server twice, is
+//     refused ("managed.invalid") instead of being replaced or guessed at;
 //     a module's mcps.json whose mcpServers is not an object is refused
 //     ("module.invalid").
 // Errors are returned in mcpError ("rule: detail"); results are null then.
@@ -46,6 +48,15 @@ function current(text: string): JNode | null {
     return null;
   }
   return doc;
+}
+
+// twice reports (and sets mcpError) when obj names key more than once:
+// which one the assistant reads is not ours to guess.
+function twice(obj: JNode, key: string, what: string): bool {
+  let n = 0;
+  for (let i = 0; i < obj.keys.length; i++) if (obj.keys[i] == key) n++;
+  if (n > 1) mcpError = "managed.invalid: " + what + " \"" + key + "\" is named twice";
+  return n > 1;
 }
 
 // lineIndent is the whitespace starting pos's line when only whitespace
@@ -124,7 +135,7 @@ export function merge(cur: string | null, servers: JNode): string | null {
     const key = servers.keys[i];
     const value = servers.items[i];
     const doc = current(text);
-    if (doc == null) return null;
+    if (doc == null || twice(doc!, SERVERS, "the member")) return null;
     const t = doc!.find(SERVERS);
     if (t < 0) {
       text = appendMember(text, doc!, SERVERS, oneMember(key, value));
@@ -135,6 +146,7 @@ export function merge(cur: string | null, servers: JNode): string | null {
       mcpError = "managed.invalid: \"mcpServers\" is not a JSON object";
       return null;
     }
+    if (twice(table, key, "the server")) return null;
     const e = table.find(key);
     if (e < 0) {
       text = appendMember(text, table, key, value);
@@ -160,7 +172,7 @@ export function remove(cur: string, names: string[]): string | null {
   let removed = false;
   for (let i = 0; i < names.length; i++) {
     const doc = current(text);
-    if (doc == null) return null;
+    if (doc == null || twice(doc!, SERVERS, "the member")) return null;
     const t = doc!.find(SERVERS);
     if (t < 0) break;
     const table = doc!.items[t];
@@ -168,6 +180,7 @@ export function remove(cur: string, names: string[]): string | null {
       mcpError = "managed.invalid: \"mcpServers\" is not a JSON object";
       return null;
     }
+    if (twice(table, names[i], "the server")) return null;
     const e = table.find(names[i]);
     if (e >= 0) {
       text = removeMember(text, table, e);
@@ -182,7 +195,10 @@ export function remove(cur: string, names: string[]): string | null {
     text = removeMember(text, doc!, t);
     const left = current(text);
     if (left == null) return null;
-    if (left!.items.length == 0) gone = true;
+    // Nothing but "$schema" left: lola's alone, as upstream judges it.
+    let onlySchema = true;
+    for (let k = 0; k < left!.keys.length; k++) if (left!.keys[k] != "$schema") onlySchema = false;
+    if (onlySchema) gone = true;
   }
   return text;
 }

@@ -8,13 +8,14 @@
 //! wrote is reproduced byte for byte. A server already present with the same
 //! value is left untouched. Removal takes out exactly the named servers; an
 //! `mcpServers` object that removal empties goes too, and a file left with
-//! no member at all is reported as gone (`None`), so install then uninstall
-//! gives the user's file back.
+//! no member but `$schema` is reported as gone (`None`, as upstream deletes
+//! it), so install then uninstall gives the user's file back.
 //!
 //! Refusals: a current file that is not a JSON object, or whose
 //! `mcpServers` is not an object, is refused (`managed.invalid`) instead of
 //! being replaced (upstream silently starts over from `{}`, dropping the
-//! user's file); a module's `mcps.json` without an `mcpServers` object is
+//! user's file), and so is one that names `mcpServers`, or a server the
+//! merge or removal touches, twice (which one counts is not ours to guess); a module's `mcps.json` without an `mcpServers` object is
 //! refused (`module.invalid`).
 
 use crate::json::{self, Member, Node, Value};
@@ -47,6 +48,23 @@ fn parse_current(current: &str) -> Result<Node, Error> {
         return Err(refuse("the top level is not a JSON object"));
     }
     Ok(doc)
+}
+
+/// Refuses a document that names `key` more than once in `obj`: which one
+/// the assistant reads is not ours to guess.
+fn once(obj: &Node, key: &str, what: &str) -> Result<(), Error> {
+    if let Value::Obj(ms) = &obj.value {
+        if ms.iter().filter(|m| m.key == key).count() > 1 {
+            return Err(refuse(&format!("{} {:?} is named twice", what, key)));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a top-level object holds nothing but `$schema`: lola's alone,
+/// as upstream judges when it deletes the file.
+fn only_schema(doc: &Node) -> bool {
+    matches!(&doc.value, Value::Obj(ms) if ms.iter().all(|m| m.key == "$schema"))
 }
 
 /// The whitespace that starts the line `pos` is on, when only whitespace
@@ -143,6 +161,7 @@ pub fn merge(current: Option<&str>, servers: &[Member]) -> Result<String, Error>
     };
     for s in servers {
         let doc = parse_current(&text)?;
+        once(&doc, SERVERS, "the member")?;
         let table = match doc.member(SERVERS) {
             None => {
                 let table = Node {
@@ -155,6 +174,7 @@ pub fn merge(current: Option<&str>, servers: &[Member]) -> Result<String, Error>
             }
             Some(m) => m.node.clone(),
         };
+        once(&table, &s.key, "the server")?;
         let existing = match &table.value {
             Value::Obj(ms) => ms.iter().find(|m| m.key == s.key).cloned(),
             _ => return Err(refuse("\"mcpServers\" is not a JSON object")),
@@ -183,10 +203,12 @@ pub fn remove(current: &str, names: &[String]) -> Result<Option<String>, Error> 
     let mut removed = false;
     for name in names {
         let doc = parse_current(&text)?;
+        once(&doc, SERVERS, "the member")?;
         let table = match doc.member(SERVERS) {
             Some(m) => m.node.clone(),
             None => break,
         };
+        once(&table, name, "the server")?;
         let idx = match &table.value {
             Value::Obj(ms) => ms.iter().position(|m| &m.key == name),
             _ => return Err(refuse("\"mcpServers\" is not a JSON object")),
@@ -207,10 +229,8 @@ pub fn remove(current: &str, names: &[String]) -> Result<Option<String>, Error> 
         _ => None,
     } {
         text = remove_member(&text, &doc, pos);
-        if let Value::Obj(ms) = &parse_current(&text)?.value {
-            if ms.is_empty() {
-                return Ok(None);
-            }
+        if only_schema(&parse_current(&text)?) {
+            return Ok(None);
         }
     }
     Ok(Some(text))
@@ -266,6 +286,18 @@ mod tests {
         }
         assert_eq!(remove("{\"mcpServers\": 3}", &["a".into()]).unwrap_err().rule, "managed.invalid");
         assert_eq!(servers_of("{\"mcpServers\": 1}").unwrap_err().rule, "module.invalid");
+        let twice = "{\"mcpServers\": {}, \"mcpServers\": {}}";
+        assert_eq!(merge(Some(twice), &servers(MOD)).unwrap_err().rule, "managed.invalid");
+        let dup = "{\"mcpServers\": {\"a\": 1, \"a\": 2}}";
+        assert_eq!(merge(Some(dup), &servers(MOD)).unwrap_err().rule, "managed.invalid");
+        assert_eq!(remove(dup, &["a".into()]).unwrap_err().rule, "managed.invalid");
+    }
+
+    #[test]
+    fn a_file_left_with_only_its_schema_is_gone() {
+        let user = "{\"$schema\": \"https://x/s.json\"}";
+        let merged = merge(Some(user), &servers(MOD)).unwrap();
+        assert_eq!(remove(&merged, &["a".into(), "r".into()]).unwrap(), None);
     }
 
     #[test]
