@@ -496,9 +496,11 @@ pub fn dump(m: &Mapping) -> String {
         match style(k) {
             ' ' => out.put(k),
             _ => {
-                // A key that needs quoting: write it as PyYAML would quote a value.
+                // A key that needs quoting: written as PyYAML quotes a value,
+                // less the separating space the value writer puts first.
+                let at = out.buf.len();
                 out.string(k);
-                out.buf.remove(0);
+                out.buf.remove(at);
                 out.column -= 1;
             }
         }
