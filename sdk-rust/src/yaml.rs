@@ -525,4 +525,15 @@ mod tests {
         assert_eq!(m[6].1, Value::List(vec![Value::Str("a".into()), Value::Str("b".into())]));
         assert_eq!(parse("  indented: x\n"), None);
     }
+
+    #[test]
+    fn keys_that_need_quoting_are_quoted_in_place() {
+        let m = vec![
+            ("name".to_string(), Value::Str("n".into())),
+            ("yes".to_string(), Value::Str("x".into())),
+            ("a: b".to_string(), Value::Str("y".into())),
+        ];
+        // PyYAML: yaml.dump({'name': 'n', 'yes': 'x', 'a: b': 'y'}, sort_keys=False)
+        assert_eq!(dump(&m), "name: n\n'yes': x\n'a: b': y");
+    }
 }
