@@ -76,10 +76,11 @@ ALPHA = {
     "skills/review/SKILL.md": "---\nname: review\ndescription: Reviews a change for bugs, style and missing tests before it is merged into the main branch\n---\n\n# Review\n\nRead the diff, then run `scripts/check.sh`.\n",
     "skills/review/checklist.md": "- tests\n- docs\n",
     "skills/review/scripts/check.sh": "#!/bin/sh\necho checking\n",
-    "skills/notes/SKILL.md": "---\nname: notes\ndescription: 'Takes notes: short ones'\n---\nWrite notes.\n",
+    "skills/notes/SKILL.md": "---\r\nname: notes\r\ndescription: 'Takes notes: short ones'\r\n---\r\nWrite notes.\r\n",
+    "skills/notes/crlf.txt": "kept\r\nas is\r\n",
     "commands/ship.md": "---\ndescription: Ship \"it\" now\n---\n\nShip the release: $ARGUMENTS\n",
     "commands/fix.md": "---\ndescription: Fix issue\nargument-hint: <issue> <branch>\n---\nFix issue $1 on branch $2.\nUse \"\"\"care\"\"\".\n",
-    "commands/plain.md": "Just do it.\n",
+    "commands/plain.md": "Just do it.\r\nNow.\r\n",
     "commands/ship/notes.md": "Release notes template.\n",
     "agents/helper.md": "---\nname: helper\ndescription: Helps with code review\ntools:\n  - Read\n  - Grep\nmodel: sonnet\n---\n\nYou help.\n",
     "agents/scout.md": "---\ndescription: Scouts the repo\ntools: Read, Glob\n---\nScout around.\n",
@@ -92,7 +93,7 @@ ALPHA = {
     }}, indent=2) + "\n",
     "README.md": "Not installed anywhere.\n",
 }
-EXECUTABLE = {"alpha": {"skills/review/scripts/check.sh"}, "solo": {"scripts/go.sh"}}
+EXECUTABLE = {"alpha": {"skills/review/scripts/check.sh", "skills/notes/SKILL.md", "commands/plain.md"}, "solo": {"scripts/go.sh"}}
 SOLO = {
     "SKILL.md": "---\nname: solo\ndescription: A single skill at the module root\n---\n# Solo\n\nRun scripts/go.sh.\n",
     "reference.md": "Reference.\n",
@@ -119,7 +120,7 @@ def write_tree(root, files, executable=()):
     for rel, content in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(content)
+        p.write_bytes(content.encode())
         if rel in executable:
             p.chmod(0o755)
 
@@ -130,7 +131,7 @@ def read_tree(root, skip=(".lola",)):
         rel = p.relative_to(root).as_posix()
         if p.is_dir() or rel.split("/")[0] in skip:
             continue
-        out[rel] = {"content": p.read_text(), "executable": bool(p.stat().st_mode & 0o100)}
+        out[rel] = {"content": p.read_bytes().decode(), "executable": bool(p.stat().st_mode & 0o100)}
     return out
 
 
@@ -145,7 +146,7 @@ def request(assistant, scope, op, name, root):
     for rel in MANAGED[assistant]:
         p = root / rel
         if p.exists():
-            current.append({"path": rel, "content": p.read_text()})
+            current.append({"path": rel, "content": p.read_bytes().decode()})
     req = {"protocol": 1, "operation": op, "assistant": assistant, "scope": scope,
            "modules": [{"name": name, "version": "1.0.0", "files": files, "inventory": inventory(name)}]}
     if current:

@@ -145,3 +145,10 @@ export function inventoryOf(m: Module): Inventory | null {
   }
   return inv;
 }
+
+// universalNewlines reads text as upstream Lola reads a module's markdown
+// (Python's Path.read_text()): "\r\n" and a lone "\r" become "\n".
+export function universalNewlines(s: string): string {
+  if (!s.includes("\r")) return s;
+  return s.replaceAll("\r\n", "\n").replaceAll("\r", "\n");
+}

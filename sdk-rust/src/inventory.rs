@@ -155,7 +155,22 @@ pub fn of(m: &Module) -> Result<Inventory<'_>, Error> {
     })
 }
 
-/// A request file's text, refusing bytes that are not UTF-8 (`module.invalid`).
+/// A request file's text as upstream Lola reads a module's markdown
+/// (Python's `Path.read_text()`): UTF-8, with universal newlines (`\r\n` and
+/// a lone `\r` become `\n`). What it writes from this text has LF endings.
+pub fn read_text(f: &File) -> Result<String, Error> {
+    Ok(universal_newlines(&text(f)?))
+}
+
+/// `\r\n` and a lone `\r` as `\n`, as Python's text mode reads them.
+pub fn universal_newlines(s: &str) -> String {
+    if !s.contains('\r') {
+        return s.to_string();
+    }
+    s.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// A request file's text as it is, refusing bytes that are not UTF-8 (`module.invalid`).
 pub fn text(f: &File) -> Result<String, Error> {
     String::from_utf8(f.bytes()?)
         .map_err(|_| Error::new("module.invalid", format!("{}: not UTF-8 text", f.path)))
@@ -174,6 +189,11 @@ mod tests {
     }
 
     const OK: &str = r#","inventory":{"skills":[{"name":"a","dir":"skills/a","files":["skills/a/SKILL.md","skills/a/run.sh"]}],"commands":[],"agents":[],"mcpServers":[{"name":"s","config":{"z":1,"a":[2]}}]}"#;
+
+    #[test]
+    fn universal_newlines_as_python_reads_text() {
+        assert_eq!(universal_newlines("a\r\nb\rc\n\r\r\n"), "a\nb\nc\n\n\n");
+    }
 
     #[test]
     fn resolves_paths_and_keeps_server_key_order() {

@@ -63,24 +63,27 @@ fn install_module(m: &Module, inv: &Inventory, plan: &mut PlanBuilder, uninstall
         }
         Ok(())
     };
+    // SKILL.md, commands, agents and instructions are read and written as
+    // text, as upstream does (universal newlines, a new file's mode); the
+    // skill's other files and a command's folder are copied as they are.
     for s in &inv.skills {
         let dir = format!(".cursor/skills/{}", s.name);
-        copy(plan, format!("{}/SKILL.md", dir), s.skill_md)?;
+        write(plan, format!("{}/SKILL.md", dir), &|| inventory::read_text(s.skill_md))?;
         for (rel, f) in &s.files {
             copy(plan, format!("{}/{}", dir, rel), f)?;
         }
     }
     for c in &inv.commands {
-        copy(plan, format!(".cursor/commands/{}.md", c.name), c.file)?;
+        write(plan, format!(".cursor/commands/{}.md", c.name), &|| inventory::read_text(c.file))?;
         for (rel, f) in &c.sidecar {
             copy(plan, format!(".cursor/commands/{}/{}", c.name, rel), f)?;
         }
     }
     for a in &inv.agents {
-        write(plan, format!(".cursor/agents/{}.md", a.name), &|| Ok(agent(a.name, &inventory::text(a.file)?)))?;
+        write(plan, format!(".cursor/agents/{}.md", a.name), &|| Ok(agent(a.name, &inventory::read_text(a.file)?)))?;
     }
     if let Some(f) = inv.instructions {
-        if let Some(rule) = instructions_rule(&m.name, &inventory::text(f)?) {
+        if let Some(rule) = instructions_rule(&m.name, &inventory::read_text(f)?) {
             write(plan, format!(".cursor/rules/{}-instructions.mdc", m.name), &|| Ok(rule.clone()))?;
         }
     }

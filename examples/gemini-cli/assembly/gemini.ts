@@ -15,7 +15,7 @@
 // their current content; only lola's parts change, the user's bytes stay.
 // uninstall deletes what install writes and takes lola's parts out again.
 import { File, Module, PlanBuilder, Request, register } from "@lola-pm/sdk-assemblyscript/assembly/lola";
-import { inventoryOf, inventoryError, Inventory } from "@lola-pm/sdk-assemblyscript/assembly/inventory";
+import { inventoryOf, inventoryError, universalNewlines, Inventory } from "@lola-pm/sdk-assemblyscript/assembly/inventory";
 import { parse, hasPositionalArgs } from "@lola-pm/sdk-assemblyscript/assembly/frontmatter";
 import { instructionsSet, instructionsRemove, skillsSet, skillsRemove } from "@lola-pm/sdk-assemblyscript/assembly/managed";
 import { merge, remove, mcpError, gone } from "@lola-pm/sdk-assemblyscript/assembly/mcp";
@@ -118,7 +118,7 @@ function handle(req: Request, plan: PlanBuilder): void {
       const dest = ".gemini/commands/" + c.name + ".toml";
       if (uninstall) plan.delete(dest);
       else if (c.file.encoding == "base64") plan.fail("module.invalid: " + c.file.path + " is not UTF-8 text");
-      else plan.write(dest, command(c.file.content, c.description));
+      else plan.write(dest, command(universalNewlines(c.file.content), c.description));
     }
     // MCP servers.
     if (inv.servers.keys.length > 0) {
@@ -136,7 +136,7 @@ function handle(req: Request, plan: PlanBuilder): void {
     }
     // Instructions.
     if (inv.instructions != null) {
-      md = uninstall ? instructionsRemove(md, m.name) : instructionsSet(md, m.name, inv.instructions!.content);
+      md = uninstall ? instructionsRemove(md, m.name) : instructionsSet(md, m.name, universalNewlines(inv.instructions!.content));
     }
   }
   if (settings == null && setBefore != null) plan.delete(SETTINGS);
