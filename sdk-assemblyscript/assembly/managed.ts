@@ -40,6 +40,15 @@ export function removeBlock(content: string, start: string, end: string): string
   return trimEndNewlines(content.substring(0, b[0])) + content.substring(b[1]);
 }
 
+// lead is the user's text before a new section: trailing whitespace trimmed
+// and a blank line, as upstream appends it — except that a file with no
+// text of the user's starts with lola's section, where upstream writes two
+// blank lines first (the project's shared difference for every target).
+function lead(content: string): string {
+  const head = content.trimEnd();
+  return head == "" ? "" : head + "\n\n";
+}
+
 function moduleStart(m: string): string {
   return "<!-- lola:module:" + m + ":start -->";
 }
@@ -82,9 +91,7 @@ export function instructionsSet(content: string, module: string, text: string): 
   if (t == "") return content;
   const block = moduleStart(module) + "\n" + t + "\n" + moduleEnd(module);
   const b = findBlock(content, INSTRUCTIONS_START, INSTRUCTIONS_END);
-  if (b[0] < 0) {
-    return content.trimEnd() + "\n\n" + INSTRUCTIONS_START + "\n" + block + "\n" + INSTRUCTIONS_END + "\n";
-  }
+  if (b[0] < 0) return lead(content) + INSTRUCTIONS_START + "\n" + block + "\n" + INSTRUCTIONS_END + "\n";
   const inside = withoutModuleBlock(content.substring(b[0] + INSTRUCTIONS_START.length, b[1] - INSTRUCTIONS_END.length), module);
   const names: string[] = [];
   const blocks: string[] = [];
@@ -138,7 +145,7 @@ function withoutModuleSkills(inside: string, module: string): string {
 // section goes after the file's text, headed by header.
 export function skillsSet(content: string, header: string, module: string, block: string): string {
   const b = findBlock(content, SKILLS_START, SKILLS_END);
-  if (b[0] < 0) return content.trimEnd() + "\n\n" + header + SKILLS_START + "\n" + block + SKILLS_END + "\n";
+  if (b[0] < 0) return lead(content) + header + SKILLS_START + "\n" + block + SKILLS_END + "\n";
   const inside = withoutModuleSkills(content.substring(b[0] + SKILLS_START.length, b[1] - SKILLS_END.length), module);
   return content.substring(0, b[0]) + SKILLS_START + inside + block + SKILLS_END + content.substring(b[1]);
 }

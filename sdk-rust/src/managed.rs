@@ -50,6 +50,19 @@ pub fn remove(content: &str, start: &str, end: &str) -> String {
     }
 }
 
+/// The user's text before a new section: trailing whitespace trimmed and a
+/// blank line, as upstream appends it — except that a file with no text of
+/// the user's starts with lola's section, where upstream writes two blank
+/// lines first (the project's shared difference for every target).
+fn lead(content: &str) -> String {
+    let head = content.trim_end();
+    if head.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n\n", head)
+    }
+}
+
 /// The module blocks of an instructions section's inside, by module name.
 fn blocks(inside: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
@@ -104,13 +117,7 @@ pub fn instructions_set(content: &str, module: &str, text: &str) -> String {
             let inner = if joined.is_empty() { joined } else { format!("\n{}\n", joined) };
             format!("{}{}{}{}{}", &content[..s], INSTRUCTIONS_START, inner, INSTRUCTIONS_END, &content[e..])
         }
-        None => format!(
-            "{}\n\n{}\n{}\n{}\n",
-            content.trim_end(),
-            INSTRUCTIONS_START,
-            block,
-            INSTRUCTIONS_END
-        ),
+        None => format!("{}{}\n{}\n{}\n", lead(content), INSTRUCTIONS_START, block, INSTRUCTIONS_END),
     }
 }
 
@@ -148,6 +155,9 @@ mod tests {
         assert_eq!(instructions_set(&two, "a", "A"), two);
         let back = instructions_remove(&instructions_remove(&two, "a"), "b");
         assert_eq!(back, user);
+        let fresh = instructions_set("", "m", "M");
+        assert_eq!(fresh, "<!-- lola:instructions:start -->\n<!-- lola:module:m:start -->\nM\n<!-- lola:module:m:end -->\n<!-- lola:instructions:end -->\n");
+        assert_eq!(instructions_remove(&fresh, "m"), "\n");
     }
 
     #[test]
