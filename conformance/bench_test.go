@@ -26,3 +26,27 @@ func BenchmarkHostRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTargetPlans: the cursor (Rust) and gemini-cli (AssemblyScript)
+// targets planning the install of the module with every feature, through
+// the host in both tiers (process start, compile cache, run, validation).
+func BenchmarkTargetPlans(b *testing.B) {
+	for _, p := range examples {
+		if p.dir != "examples/cursor" && p.dir != "examples/gemini-cli" {
+			continue
+		}
+		ex := build(b, p)
+		req := filepath.Join(repoRoot(b), p.dir, "testdata/project-1-install-alpha.request.json")
+		for _, tier := range []struct{ name, artifact string }{{"tier1", ex.wasm}, {"tier2", ex.native}} {
+			b.Run(filepath.Base(p.dir)+"/"+tier.name, func(b *testing.B) {
+				if _, code := runThroughHost(b, tier.artifact, req); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					runThroughHost(b, tier.artifact, req)
+				}
+			})
+		}
+	}
+}

@@ -29,6 +29,81 @@ export class File {
   content: string = "";
   @optional
   encoding: string = "";
+  // Whether the module's file is executable (a script); writeFile keeps it.
+  @optional
+  executable: bool = false;
+}
+
+// RawObject is a JSON object kept as the text the request spells it with
+// (an MCP server's config: key order and values as the author wrote them).
+@json
+export class RawObject {
+  text: string = "{}";
+
+  @serializer("object")
+  serializer(self: RawObject): string {
+    return self.text;
+  }
+
+  @deserializer("object")
+  deserializer(data: string): RawObject {
+    const r = new RawObject();
+    r.text = data;
+    return r;
+  }
+}
+
+// One skill of a module's inventory: the folder it installs as and its
+// files (SKILL.md among them; dir "" for a single-skill module).
+@json
+export class InvSkill {
+  name: string = "";
+  @optional
+  description: string = "";
+  dir: string = "";
+  files: string[] = [];
+}
+
+@json
+export class InvCommand {
+  name: string = "";
+  @optional
+  description: string = "";
+  @optional
+  argumentHint: string = "";
+  path: string = "";
+  @optional
+  sidecar: string[] = [];
+}
+
+@json
+export class InvAgent {
+  name: string = "";
+  @optional
+  description: string = "";
+  @optional
+  model: string = "";
+  path: string = "";
+}
+
+@json
+export class InvServer {
+  name: string = "";
+  config: RawObject = new RawObject();
+}
+
+// What a module holds, as the host's module store discovered it; every
+// path names an entry of the module's files (inventory.ts checks).
+@json
+export class ModuleInventory {
+  @optional
+  singleSkill: bool = false;
+  skills: InvSkill[] = [];
+  commands: InvCommand[] = [];
+  agents: InvAgent[] = [];
+  @optional
+  instructions: string = "";
+  mcpServers: InvServer[] = [];
 }
 
 @json
@@ -38,6 +113,9 @@ export class Module {
   version: string = "";
   @optional
   files: File[] = [];
+  // Absent from requests of hosts that predate it: inventoryOf refuses those.
+  @optional
+  inventory: ModuleInventory | null = null;
 }
 
 @json
@@ -95,6 +173,13 @@ export class PlanBuilder {
     return false;
   }
 
+  // fail records an extension's own failure, spelled "rule: detail" (the
+  // first one wins) and makes lola_run return 2.
+  fail(why: string): bool {
+    if (this.error == "") this.error = why;
+    return false;
+  }
+
   private ok(path: string): bool {
     const why = checkPath(path);
     if (why == "") return this.error == "";
@@ -109,7 +194,18 @@ export class PlanBuilder {
   }
 
   // Writes a request file at path in the file's own encoding, unchanged.
+  // The file's executable bit is not carried: copyFile does that.
   writeFile(path: string, f: File): bool {
+    return this.putFile(path, f, false);
+  }
+
+  // Copies a module file to path as it is: its bytes in its own encoding,
+  // and its executable bit (scripts stay executable).
+  copyFile(path: string, f: File): bool {
+    return this.putFile(path, f, f.executable);
+  }
+
+  private putFile(path: string, f: File, executable: bool): bool {
     if (!this.ok(path)) return false;
     if (f.encoding != "" && f.encoding != "utf8" && f.encoding != "base64") {
       return this.refuse("plan.encoding", "unknown encoding " + f.encoding);
@@ -118,7 +214,8 @@ export class PlanBuilder {
       return this.refuse("plan.encoding", "file " + f.path + ": content is not valid base64");
     }
     const enc = f.encoding == "base64" ? member("encoding", "base64") : "";
-    this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + "}");
+    const exec = executable ? ',"executable":true' : "";
+    this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + exec + "}");
     return true;
   }
 
@@ -282,7 +379,9 @@ export function lola_run(ptr: usize, len: i32): i32 {
   h(req, plan);
   if (plan.error != "") {
     diagnose(plan.error);
-    return STATUS_HANDLER_ERROR;
+    // A handler that finds the request itself wanting (a "request.*" rule,
+    // e.g. a module without the inventory it needs) reports a bad request.
+    return plan.error.startsWith("request.") ? STATUS_BAD_REQUEST : STATUS_HANDLER_ERROR;
   }
   planBuf = String.UTF8.encode(plan.toJSON());
   return STATUS_OK;

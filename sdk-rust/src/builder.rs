@@ -50,8 +50,19 @@ impl PlanBuilder {
     }
 
     /// Writes a request file's content at `path` in the file's own encoding,
-    /// without decoding it (base64 stays base64, byte for byte).
+    /// without decoding it (base64 stays base64, byte for byte). The file's
+    /// executable bit is not carried: [`PlanBuilder::copy_file`] does that.
     pub fn write_file(&mut self, path: &str, file: &crate::File) -> Result<&mut Self, Error> {
+        self.put_file(path, file, false)
+    }
+
+    /// Copies a module file to `path` as it is: its bytes in its own
+    /// encoding, and its executable bit (scripts stay executable).
+    pub fn copy_file(&mut self, path: &str, file: &crate::File) -> Result<&mut Self, Error> {
+        self.put_file(path, file, file.executable)
+    }
+
+    fn put_file(&mut self, path: &str, file: &crate::File, executable: bool) -> Result<&mut Self, Error> {
         check_path(path)?;
         let encoding = match file.encoding.as_str() {
             "" | "utf8" => String::new(),
@@ -70,7 +81,7 @@ impl PlanBuilder {
             path: path.to_string(),
             content: file.content.clone(),
             encoding,
-            executable: false,
+            executable,
         });
         Ok(self)
     }

@@ -27,13 +27,22 @@
 //! fn main() { my_extension::main() }
 //! ```
 //!
+//! Helpers a target needs, so that a target is only its assistant's mapping:
+//! [`inventory::of`] (a module's parts from the request's inventory, checked
+//! strictly), [`frontmatter`] (read as upstream Lola reads it, written as
+//! PyYAML writes it), [`managed`] (marker-delimited blocks and upstream's
+//! instructions section), [`mcp`] over [`json`] (MCP servers merged into and
+//! removed from a JSON file the user edits, keeping the user's bytes), and
+//! [`PlanBuilder::copy_file`], which keeps a module file's executable bit.
+//!
 //! Memory ownership follows the ABI: the request buffer handed out by
 //! `lola_alloc` is valid for the duration of the `lola_run` call; the plan
 //! buffer behind `lola_plan_ptr`/`lola_plan_len` stays valid until the
 //! instance is discarded (the next `lola_run` replaces it).
 //!
 //! `lola_run` returns 0 on success, 1 when the request is not valid JSON of
-//! the protocol, 2 when the handler returned an error, 3 when the plan could
+//! the protocol (or the handler refused it with a `request.*` rule, such as
+//! a module without its inventory), 2 when the handler returned an error, 3 when the plan could
 //! not be encoded; the reason goes to stderr, which the host shows as the
 //! extension's diagnostics. The native `main` exits with the same statuses.
 
@@ -41,13 +50,23 @@ mod base64;
 mod builder;
 mod types;
 
+pub mod frontmatter;
+pub mod inventory;
+pub mod json;
+pub mod managed;
+pub mod mcp;
+pub mod yaml;
+
 #[doc(hidden)]
 pub mod abi;
 #[doc(hidden)]
 pub mod native;
 
 pub use builder::{check_path, PlanBuilder};
-pub use types::{File, Intent, Module, Plan, Request, ABI_VERSION, PROTOCOL};
+pub use types::{
+    Agent, Command, File, Intent, Inventory, McpServer, Module, Plan, Request, Skill, ABI_VERSION,
+    PROTOCOL,
+};
 
 pub use crate::base64::{decode as base64_decode, encode as base64_encode};
 
@@ -106,7 +125,17 @@ pub fn run_bytes(handler: Handler, request: &[u8]) -> Result<Vec<u8>, (i32, Stri
         ));
     }
     let mut plan = PlanBuilder::new();
-    handler(&req, &mut plan).map_err(|e| (status::HANDLER_ERROR, e.to_string()))?;
+    handler(&req, &mut plan).map_err(|e| {
+        // A handler that finds the request itself wanting (a `request.*`
+        // rule, e.g. a module without the inventory it needs) reports a bad
+        // request, as a parse failure would.
+        let code = if e.rule.starts_with("request.") {
+            status::BAD_REQUEST
+        } else {
+            status::HANDLER_ERROR
+        };
+        (code, e.to_string())
+    })?;
     serde_json::to_vec(&plan.build()).map_err(|e| (status::ENCODING, format!("plan: {}", e)))
 }
 

@@ -36,6 +36,77 @@ pub struct Module {
     pub version: String,
     #[serde(default)]
     pub files: Vec<File>,
+    /// What the module holds, as the host's module store discovered it;
+    /// absent from requests of hosts that predate it (see
+    /// [`crate::inventory::of`], which refuses such a request).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inventory: Option<Inventory>,
+}
+
+/// A module's content by kind, every path naming an entry of the module's
+/// files. Lists are sorted by name (MCP servers: in mcps.json's order).
+/// Every list must be present, as the host always sends them.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Inventory {
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub single_skill: bool,
+    pub skills: Vec<Skill>,
+    pub commands: Vec<Command>,
+    pub agents: Vec<Agent>,
+    /// The instructions file's path (AGENTS.md), "" when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instructions: String,
+    pub mcp_servers: Vec<McpServer>,
+}
+
+/// One skill: the folder it installs as, and its files (SKILL.md among them).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Skill {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// "skills/<name>", or "" for a single-skill module.
+    pub dir: String,
+    pub files: Vec<String>,
+}
+
+/// One slash command, `commands/<name>.md`, with its co-named folder's files.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Command {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub argument_hint: String,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sidecar: Vec<String>,
+}
+
+/// One subagent, `agents/<name>.md`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Agent {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub model: String,
+    pub path: String,
+}
+
+/// One MCP server: its name and its JSON object exactly as mcps.json spells it.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct McpServer {
+    pub name: String,
+    pub config: Box<serde_json::value::RawValue>,
+}
+
+impl PartialEq for McpServer {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name && self.config.get() == o.config.get()
+    }
 }
 
 /// One file of a module, at a path relative to the module's root.
@@ -45,6 +116,10 @@ pub struct File {
     pub content: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub encoding: String,
+    /// Whether the module's file is executable (a script); a target that
+    /// copies the file keeps the bit through [`crate::PlanBuilder::write_file`].
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub executable: bool,
 }
 
 /// What an extension returns: a set of intents the host applies atomically.

@@ -1,120 +1,130 @@
-//! Lola's Cursor target, a tier-1 extension built with sdk-rust.
+//! Lola's Cursor target, a tier-1 extension built with sdk-rust. It writes
+//! what upstream Lola's Cursor target writes (see README.md for the few
+//! intentional differences), in project and user scope alike (the host
+//! hands the project or the home as the root):
 //!
-//! For each module of the request (module paths are relative to the module):
+//! * each skill to `.cursor/skills/<skill>/SKILL.md`, its supporting files
+//!   beside it (scripts keep their executable bit);
+//! * each command to `.cursor/commands/<cmd>.md`, unchanged, with its
+//!   co-named folder `commands/<cmd>/` if the module has one;
+//! * each agent to `.cursor/agents/<agent>.md`, its frontmatter rewritten
+//!   with `name: <agent>` and `model: inherit`;
+//! * the module's `AGENTS.md` to `.cursor/rules/<module>-instructions.mdc`,
+//!   an always-applied rule;
+//! * the servers of `mcps.json` into `.cursor/mcp.json`, a managed file: the
+//!   host hands its current content, the user's servers stay byte for byte.
 //!
-//! * `skills/<skill>/SKILL.md` becomes the rule `.cursor/rules/<module>-<skill>.mdc`,
-//!   whose frontmatter carries the skill's `description` (from SKILL.md's own
-//!   frontmatter), an empty `globs` and `alwaysApply: false`, followed by the
-//!   skill's body; the skill's supporting files go beside it under
-//!   `.cursor/rules/<module>-<skill>/`;
-//! * `commands/<cmd>.md` is copied to `.cursor/commands/<module>-<cmd>.md`;
-//! * `agents/<agent>.md` is copied to `.cursor/agents/<module>-<agent>.md`.
-//!
-//! `uninstall` deletes exactly the paths `install` writes for the same module
-//! files. Other files of a module are ignored.
+//! `uninstall` deletes exactly the files `install` writes for the same
+//! module and takes the module's servers out of `.cursor/mcp.json` again.
 
-use lola_sdk::{Error, File, PlanBuilder, Request};
+use lola_sdk::inventory::{self, Inventory};
+use lola_sdk::{frontmatter, mcp, Error, Module, PlanBuilder, Request};
 
-/// Where one module file lands in the project, or None when Cursor has no
-/// place for it. Module files come as (module, file).
-pub fn destination(module: &str, f: &File) -> Option<(String, Kind)> {
-    let parts: Vec<&str> = f.path.split('/').collect();
-    match parts.as_slice() {
-        ["skills", skill, "SKILL.md"] => Some((
-            format!(".cursor/rules/{}-{}.mdc", module, skill),
-            Kind::Rule,
-        )),
-        ["skills", skill, rest @ ..] if !rest.is_empty() => Some((
-            format!(".cursor/rules/{}-{}/{}", module, skill, rest.join("/")),
-            Kind::Copy,
-        )),
-        ["commands", cmd] if cmd.ends_with(".md") => {
-            Some((format!(".cursor/commands/{}-{}", module, cmd), Kind::Copy))
-        }
-        ["agents", agent] if agent.ends_with(".md") => {
-            Some((format!(".cursor/agents/{}-{}", module, agent), Kind::Copy))
-        }
-        _ => None,
+/// The managed MCP config file, relative to the root.
+pub const MCP_FILE: &str = ".cursor/mcp.json";
+
+/// The `.mdc` rule upstream writes for a module's instructions, or None
+/// when the instructions are only whitespace.
+pub fn instructions_rule(module: &str, text: &str) -> Option<String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
     }
+    Some(format!(
+        "---\ndescription: {} module instructions\nglobs:\nalwaysApply: true\n---\n\n{}",
+        module, t
+    ))
 }
 
-/// What happens to a module file's content on its way into the project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A SKILL.md rewritten as an .mdc rule.
-    Rule,
-    /// Copied unchanged, in its own encoding.
-    Copy,
+/// An agent as Cursor reads it: upstream's frontmatter rewrite.
+pub fn agent(name: &str, text: &str) -> String {
+    let mut doc = frontmatter::parse(text);
+    doc.set("name", name);
+    doc.set("model", "inherit");
+    doc.render()
 }
 
-/// Splits a markdown document into its YAML frontmatter block (without the
-/// fences) and its body. A document without frontmatter has an empty one.
-pub fn split_frontmatter(doc: &str) -> (&str, &str) {
-    if let Some(rest) = doc.strip_prefix("---\n") {
-        if let Some(end) = rest.find("\n---\n") {
-            return (&rest[..end], &rest[end + 5..]);
+/// Every file `install` writes for module `m` (MCP aside), in upstream's
+/// order; `uninstall` deletes the same paths.
+fn install_module(m: &Module, inv: &Inventory, plan: &mut PlanBuilder, uninstall: bool) -> Result<(), Error> {
+    let copy = |plan: &mut PlanBuilder, path: String, f: &lola_sdk::File| -> Result<(), Error> {
+        if uninstall {
+            plan.delete(&path)?;
+        } else {
+            plan.copy_file(&path, f)?;
         }
-        if let Some(front) = rest.strip_suffix("\n---") {
-            return (front, "");
+        Ok(())
+    };
+    let write = |plan: &mut PlanBuilder, path: String, text: &dyn Fn() -> Result<String, Error>| -> Result<(), Error> {
+        if uninstall {
+            plan.delete(&path)?;
+        } else {
+            plan.write(&path, &text()?)?;
         }
-    }
-    ("", doc)
-}
-
-/// The `description` of a frontmatter block: the value of its top-level
-/// `description:` line, without surrounding quotes.
-pub fn description(front: &str) -> String {
-    for line in front.lines() {
-        if let Some(v) = line.strip_prefix("description:") {
-            let v = v.trim();
-            let unquoted = v
-                .strip_prefix('"')
-                .and_then(|s| s.strip_suffix('"'))
-                .or_else(|| v.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
-                .unwrap_or(v);
-            return unquoted.to_string();
+        Ok(())
+    };
+    // SKILL.md, commands, agents and instructions are read and written as
+    // text, as upstream does (universal newlines, a new file's mode); the
+    // skill's other files and a command's folder are copied as they are.
+    for s in &inv.skills {
+        let dir = format!(".cursor/skills/{}", s.name);
+        write(plan, format!("{}/SKILL.md", dir), &|| inventory::read_text(s.skill_md))?;
+        for (rel, f) in &s.files {
+            copy(plan, format!("{}/{}", dir, rel), f)?;
         }
     }
-    String::new()
-}
-
-/// Renders a SKILL.md as a Cursor rule.
-pub fn rule(skill_md: &str) -> String {
-    let (front, body) = split_frontmatter(skill_md);
-    let desc = serde_json::to_string(&description(front)).unwrap_or_else(|_| "\"\"".to_string());
-    format!(
-        "---\ndescription: {}\nglobs:\nalwaysApply: false\n---\n{}",
-        desc,
-        body.trim_start_matches('\n')
-    )
+    for c in &inv.commands {
+        write(plan, format!(".cursor/commands/{}.md", c.name), &|| inventory::read_text(c.file))?;
+        for (rel, f) in &c.sidecar {
+            copy(plan, format!(".cursor/commands/{}/{}", c.name, rel), f)?;
+        }
+    }
+    for a in &inv.agents {
+        write(plan, format!(".cursor/agents/{}.md", a.name), &|| Ok(agent(a.name, &inventory::read_text(a.file)?)))?;
+    }
+    if let Some(f) = inv.instructions {
+        if let Some(rule) = instructions_rule(&m.name, &inventory::read_text(f)?) {
+            write(plan, format!(".cursor/rules/{}-instructions.mdc", m.name), &|| Ok(rule.clone()))?;
+        }
+    }
+    Ok(())
 }
 
 pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
+    let uninstall = req.operation == "uninstall";
+    let current = req
+        .current
+        .iter()
+        .find(|f| f.path == MCP_FILE)
+        .map(inventory::text)
+        .transpose()?;
+    let mut mcp_text = current.clone();
     for m in &req.modules {
-        for f in &m.files {
-            let (dest, kind) = match destination(&m.name, f) {
-                Some(d) => d,
-                None => continue,
-            };
-            if req.operation == "uninstall" {
-                plan.delete(&dest)?;
-                continue;
-            }
-            match kind {
-                Kind::Rule => {
-                    let text = String::from_utf8(f.bytes()?).map_err(|_| {
-                        Error::new(
-                            "plan.encoding",
-                            format!("{}: SKILL.md is not UTF-8", f.path),
-                        )
-                    })?;
-                    plan.write(&dest, &rule(&text))?;
-                }
-                Kind::Copy => {
-                    plan.write_file(&dest, f)?;
-                }
-            }
+        let inv = inventory::of(m)?;
+        install_module(m, &inv, plan, uninstall)?;
+        if inv.mcp_servers.is_empty() {
+            continue;
         }
+        mcp_text = if uninstall {
+            match &mcp_text {
+                Some(t) => {
+                    let names: Vec<String> = inv.mcp_servers.iter().map(|s| s.key.clone()).collect();
+                    mcp::remove(t, &names)?
+                }
+                None => None,
+            }
+        } else {
+            Some(mcp::merge(mcp_text.as_deref(), &inv.mcp_servers)?)
+        };
+    }
+    match (&current, &mcp_text) {
+        (Some(_), None) => {
+            plan.delete(MCP_FILE)?;
+        }
+        (before, Some(after)) if before.as_ref() != Some(after) => {
+            plan.write(MCP_FILE, after)?;
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -124,48 +134,103 @@ lola_sdk::extension!(handle);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn run(req: Value) -> Result<Value, (i32, String)> {
+        let bytes = serde_json::to_vec(&req).unwrap();
+        lola_sdk::run_bytes(handle, &bytes).map(|p| serde_json::from_slice(&p).unwrap())
+    }
+
+    fn request(op: &str, mcp: Option<&str>) -> Value {
+        let mut r = json!({"protocol": 1, "operation": op, "assistant": "cursor", "scope": "project",
+            "modules": [{"name": "m", "files": [
+                {"path": "mcps.json", "content": "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}"}],
+                "inventory": {"skills": [], "commands": [], "agents": [],
+                    "mcpServers": [{"name": "s", "config": {"command": "x"}}]}}]});
+        if let Some(c) = mcp {
+            r["current"] = json!([{"path": MCP_FILE, "content": c}]);
+        }
+        r
+    }
+
+    fn written(plan: &Value, path: &str) -> Option<String> {
+        plan["intents"].as_array().unwrap().iter().find(|i| i["path"] == path && i["op"] == "write")
+            .map(|i| i["content"].as_str().unwrap().to_string())
+    }
 
     #[test]
-    fn golden_install_and_uninstall() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-        for (req_file, plan_file) in [
-            ("install.request.json", "install.plan.json"),
-            ("uninstall.request.json", "uninstall.plan.json"),
-        ] {
-            let req = std::fs::read(root.join(req_file)).unwrap();
-            let got = lola_sdk::run_bytes(handle, &req).unwrap();
-            let got: serde_json::Value = serde_json::from_slice(&got).unwrap();
-            let want: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(root.join(plan_file)).unwrap()).unwrap();
-            assert_eq!(got, want, "{}", req_file);
+    fn a_users_unusual_mcp_json_keeps_its_bytes_through_install_and_uninstall() {
+        let user = "{\"mcpServers\":{\n\t\"mine\":{\"command\":\"m\",\"env\":{\"K\":\"\\u00e9\"}}\n},\"other\" : [ 1,2 ]}\n";
+        let plan = run(request("install", Some(user))).unwrap();
+        let merged = written(&plan, MCP_FILE).unwrap();
+        assert!(merged.starts_with("{\"mcpServers\":{\n\t\"mine\":{\"command\":\"m\",\"env\":{\"K\":\"\\u00e9\"}},\n\t\"s\": {\n"), "{}", merged);
+        assert!(merged.ends_with("},\"other\" : [ 1,2 ]}\n"), "{}", merged);
+        let plan = run(request("uninstall", Some(&merged))).unwrap();
+        assert_eq!(written(&plan, MCP_FILE).unwrap(), user);
+    }
+
+    #[test]
+    fn a_server_the_user_added_after_install_survives_uninstall() {
+        let plan = run(request("install", None)).unwrap();
+        let ours = written(&plan, MCP_FILE).unwrap();
+        let edited = ours.replacen("\"mcpServers\": {", "\"mcpServers\": {\n    \"mine\": {},", 1);
+        let plan = run(request("uninstall", Some(&edited))).unwrap();
+        assert_eq!(written(&plan, MCP_FILE).unwrap(), "{\n  \"mcpServers\": {\n    \"mine\": {}\n  }\n}\n");
+    }
+
+    #[test]
+    fn a_file_lola_created_goes_on_uninstall() {
+        let plan = run(request("install", None)).unwrap();
+        let ours = written(&plan, MCP_FILE).unwrap();
+        let plan = run(request("uninstall", Some(&ours))).unwrap();
+        assert_eq!(plan["intents"], json!([{"op": "delete", "path": MCP_FILE}]));
+    }
+
+    #[test]
+    fn a_broken_mcp_json_is_refused_and_nothing_is_planned() {
+        for bad in ["{\"mcpServers\": ", "[1]", "{\"mcpServers\": \"x\"}"] {
+            let (code, why) = run(request("install", Some(bad))).unwrap_err();
+            assert_eq!(code, lola_sdk::status::HANDLER_ERROR);
+            assert!(why.starts_with("managed.invalid: "), "{}", why);
         }
     }
 
     #[test]
-    fn frontmatter() {
-        assert_eq!(
-            split_frontmatter("---\na: b\n---\nbody\n"),
-            ("a: b", "body\n")
-        );
-        assert_eq!(split_frontmatter("no front\n"), ("", "no front\n"));
-        assert_eq!(
-            description("name: x\ndescription: \"Reviews code\"\n"),
-            "Reviews code"
-        );
-        assert_eq!(description("description: plain words"), "plain words");
-        assert_eq!(
-            rule("---\ndescription: d\n---\n# T\n"),
-            "---\ndescription: \"d\"\nglobs:\nalwaysApply: false\n---\n# T\n"
-        );
+    fn a_hostile_module_name_is_refused_by_the_builder() {
+        let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "../x",
+            "files": [{"path": "AGENTS.md", "content": "x"}],
+            "inventory": {"skills": [], "commands": [], "agents": [], "instructions": "AGENTS.md", "mcpServers": []}}]});
+        let (code, why) = run(req).unwrap_err();
+        assert_eq!(code, lola_sdk::status::HANDLER_ERROR);
+        assert!(why.contains("path.traversal"), "{}", why);
     }
 
     #[test]
-    fn a_hostile_module_name_is_refused_by_the_builder() {
-        let req = br#"{"protocol":1,"operation":"install","modules":[{"name":"../x","files":[{"path":"commands/a.md","content":"x"}]}]}"#;
-        // The module name "../x" puts a ".." component into the destination;
-        // the builder refuses it in the guest, before the host ever sees it.
-        let err = lola_sdk::run_bytes(handle, req).unwrap_err();
-        assert_eq!(err.0, lola_sdk::status::HANDLER_ERROR);
-        assert!(err.1.contains("path.traversal"), "{}", err.1);
+    fn a_module_without_inventory_is_a_bad_request_not_an_empty_install() {
+        let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "m",
+            "files": [{"path": "commands/a.md", "content": "x"}]}]});
+        let (code, why) = run(req).unwrap_err();
+        assert_eq!(code, lola_sdk::status::BAD_REQUEST);
+        assert!(why.starts_with("request.invalid: "), "{}", why);
+    }
+
+    #[test]
+    fn a_skill_name_from_frontmatter_cannot_escape() {
+        let req = json!({"protocol": 1, "operation": "install", "modules": [{"name": "m",
+            "files": [{"path": "SKILL.md", "content": "---\nname: ../../etc\n---\nx\n"}],
+            "inventory": {"singleSkill": true, "skills": [{"name": "../../etc", "dir": "", "files": ["SKILL.md"]}],
+                "commands": [], "agents": [], "mcpServers": []}}]});
+        let (_, why) = run(req).unwrap_err();
+        assert!(why.contains("path.traversal"), "{}", why);
+    }
+
+    #[test]
+    fn agents_get_upstreams_frontmatter() {
+        assert_eq!(agent("a", "no frontmatter\n"), "---\nname: a\nmodel: inherit\n---\nno frontmatter");
+        assert_eq!(
+            agent("a", "---\nmodel: fast\ndescription: Does things: well\n---\nBody\n"),
+            "---\nmodel: inherit\ndescription: 'Does things: well'\nname: a\n---\nBody"
+        );
+        assert_eq!(instructions_rule("m", " \n"), None);
     }
 }

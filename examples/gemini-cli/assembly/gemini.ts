@@ -1,17 +1,24 @@
-// Lola's Gemini CLI target, a tier-1 extension built with sdk-assemblyscript.
-//
-// For each module of the request (module paths are relative to the module):
-//   skills/<skill>/...   copied to .lola/modules/<module>/skills/<skill>/...,
-//                        and listed in the managed section of GEMINI.md
-//                        (between <!-- lola:skills:start --> and
-//                        <!-- lola:skills:end -->, one "### <module>" block);
-//   commands/<cmd>.md    rendered as .gemini/commands/<module>-<cmd>.toml
-//                        (description from frontmatter; $ARGUMENTS -> {{args}}).
-// GEMINI.md's current content arrives in the request's `current` list (the
-// manifest names it as managed): the extension rewrites only its module's
-// block and leaves everything else byte for byte. uninstall deletes what
-// install writes and removes the module's block.
+// Lola's Gemini CLI target, a tier-1 extension built with
+// sdk-assemblyscript. It writes what upstream Lola's Gemini target writes
+// (see README.md for the intentional differences), in project and user
+// scope (the host hands the project or the home as the root):
+//   - each command to .gemini/commands/<cmd>.toml: the frontmatter's
+//     description and the body as the prompt, $ARGUMENTS as {{args}}, and
+//     "Arguments: {{args}}" before a body that uses $1, $2, ...;
+//   - the module's skills listed in GEMINI.md's skills section (upstream's
+//     header and markers), each pointing at a copy of the skill: under
+//     .lola/modules/<module>/ in project scope, as upstream copies it there,
+//     and under .gemini/lola/modules/<module>/ in user scope;
+//   - the module's AGENTS.md as its block in GEMINI.md's instructions section;
+//   - the servers of mcps.json merged into .gemini/settings.json.
+// GEMINI.md and .gemini/settings.json are managed files: the host hands
+// their current content; only lola's parts change, the user's bytes stay.
+// uninstall deletes what install writes and takes lola's parts out again.
 import { File, Module, PlanBuilder, Request, register } from "@lola-pm/sdk-assemblyscript/assembly/lola";
+import { inventoryOf, inventoryError, universalNewlines, Inventory } from "@lola-pm/sdk-assemblyscript/assembly/inventory";
+import { parse, hasPositionalArgs } from "@lola-pm/sdk-assemblyscript/assembly/frontmatter";
+import { instructionsSet, instructionsRemove, skillsSet, skillsRemove } from "@lola-pm/sdk-assemblyscript/assembly/managed";
+import { merge, remove, mcpError, gone } from "@lola-pm/sdk-assemblyscript/assembly/mcp";
 export {
   lola_abi_version,
   lola_alloc,
@@ -20,159 +27,126 @@ export {
   lola_plan_len,
 } from "@lola-pm/sdk-assemblyscript/assembly/lola";
 
-const MANAGED = "GEMINI.md";
-const START = "<!-- lola:skills:start -->";
-const END = "<!-- lola:skills:end -->";
-const HEADER =
-  "## Lola Skills\n\nThese skills are installed by Lola. When a task matches a skill's\n" +
-  "description, read the skill's SKILL.md and follow it.\n\n";
+const GEMINI_MD = "GEMINI.md";
+const SETTINGS = ".gemini/settings.json";
 
-function frontmatter(doc: string): string {
-  if (!doc.startsWith("---\n")) return "";
-  const end = doc.indexOf("\n---", 4);
-  return end < 0 ? "" : doc.substring(4, end);
+// Upstream's header of the skills section, word for word: Gemini CLI users
+// switching from upstream keep the same GEMINI.md.
+export const HEADER =
+  "## Lola Skills\n\n" +
+  "These skills are installed by Lola and provide specialized capabilities.\n" +
+  "When a task matches a skill's description, read the skill's SKILL.md file\n" +
+  "to learn the detailed instructions and workflows.\n\n" +
+  "**How to use skills:**\n" +
+  "1. Check if your task matches any skill description below\n" +
+  "2. Use `read_file` to read the skill's SKILL.md for detailed instructions\n" +
+  "3. Follow the instructions in the SKILL.md file\n\n";
+
+// gemini converts a command's argument placeholders as upstream does.
+export function geminiArgs(body: string): string {
+  const r = body.replaceAll("$ARGUMENTS", "{{args}}");
+  return hasPositionalArgs(r) ? "Arguments: {{args}}\n\n" + r : r;
 }
 
-function body(doc: string): string {
-  if (!doc.startsWith("---\n")) return doc;
-  const end = doc.indexOf("\n---\n", 4);
-  if (end < 0) return doc;
-  let b = doc.substring(end + 5);
-  while (b.startsWith("\n")) b = b.substring(1);
-  return b;
+// command renders a command file as Gemini CLI's TOML, byte for byte as
+// upstream writes it (no final newline); description is the inventory's.
+export function command(doc: string, description: string): string {
+  const d = parse(doc);
+  const desc = description.replaceAll("\\", "\\\\").replaceAll('"', '\\"');
+  const prompt = geminiArgs(d.body).trimEnd().replaceAll('"""', '\\"""');
+  return 'description = "' + desc + '"\nprompt = """\n' + prompt + '\n"""';
 }
 
-function description(doc: string): string {
-  const lines = frontmatter(doc).split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].startsWith("description:")) {
-      let v = lines[i].substring(12).trim();
-      if (v.length >= 2 && ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'")))) {
-        v = v.substring(1, v.length - 1);
-      }
-      return v;
-    }
+// copyRoot is where a module's skill copies go, per scope.
+function copyRoot(scope: string, module: string): string {
+  return (scope == "user" ? ".gemini/lola/modules/" : ".lola/modules/") + module;
+}
+
+// listedRoot is how GEMINI.md names copyRoot.
+function listedRoot(scope: string, module: string): string {
+  return scope == "user" ? "~/" + copyRoot(scope, module) : copyRoot(scope, module);
+}
+
+function skillsBlock(scope: string, m: Module, inv: Inventory): string {
+  let block = "\n### " + m.name + "\n\n";
+  for (let i = 0; i < inv.skills.length; i++) {
+    const s = inv.skills[i];
+    const dir = listedRoot(scope, m.name) + (s.dir == "" ? "" : "/" + s.dir);
+    block += "#### " + s.name + "\n";
+    block += "**When to use:** " + s.description + "\n";
+    block += "**Instructions:** Read `" + dir + "/SKILL.md` for detailed guidance.\n\n";
   }
-  return "";
+  return block;
 }
 
-// tomlString renders s as a TOML basic string.
-function tomlString(s: string): string {
-  return '"' + s.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n") + '"';
-}
-
-// tomlMultiline renders s as a TOML multi-line basic string.
-function tomlMultiline(s: string): string {
-  return '"""\n' + s.replaceAll("\\", "\\\\").replaceAll('"""', '""\\"') + '"""';
-}
-
-function command(doc: string): string {
-  return (
-    "description = " + tomlString(description(doc)) + "\n" +
-    "prompt = " + tomlMultiline(body(doc).replaceAll("$ARGUMENTS", "{{args}}")) + "\n"
-  );
-}
-
-function skillName(f: File): string {
-  const parts = f.path.split("/");
-  return parts.length >= 3 && parts[0] == "skills" ? parts[1] : "";
-}
-
-function moduleBlock(m: Module): string {
-  let block = "";
-  for (let i = 0; i < m.files.length; i++) {
-    const f = m.files[i];
-    if (skillName(f) == "" || !f.path.endsWith("/SKILL.md") || f.path.split("/").length != 3) continue;
-    const name = skillName(f);
-    block += "#### " + name + "\n";
-    block += "**When to use:** " + description(f.content) + "\n";
-    block += "**Instructions:** Read `.lola/modules/" + m.name + "/skills/" + name + "/SKILL.md`.\n\n";
-  }
-  return block == "" ? "" : "\n### " + m.name + "\n\n" + block;
-}
-
-// withoutModule removes "### <module>" blocks from a managed section's inside.
-function withoutModule(inside: string, module: string): string {
-  const lines = inside.split("\n");
-  let out: string[] = [];
-  let skipping = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith("### ")) skipping = line == "### " + module;
-    if (!skipping) out.push(line);
-  }
-  return out.join("\n");
-}
-
-// hasModules reports whether a managed section's inside still lists a module.
-function hasModules(inside: string): bool {
-  const lines = inside.split("\n");
-  for (let i = 0; i < lines.length; i++) if (lines[i].startsWith("### ")) return true;
-  return false;
-}
-
-// managed returns GEMINI.md with m's block replaced (or removed when block
-// is ""). When the last module's block goes, the whole section goes with
-// the header and the blank line install put before it, so install then
-// uninstall gives the file back as it was.
-export function managed(current: string, module: string, block: string): string {
-  const s = current.indexOf(START);
-  const e = current.indexOf(END);
-  if (s >= 0 && e > s) {
-    const inside = withoutModule(current.substring(s + START.length, e), module);
-    if (block == "" && !hasModules(inside)) {
-      let from = s;
-      if (from >= HEADER.length && current.substring(from - HEADER.length, from) == HEADER) from -= HEADER.length;
-      if (from >= 2 && current.substring(from - 2, from) == "\n\n") from -= 2;
-      let to = e + END.length;
-      if (from > 0 && to < current.length && current.charAt(to) == "\n") {
-        // keep one newline: it ends the text before the section
-      } else if (to < current.length && current.charAt(to) == "\n") {
-        to += 1;
-      }
-      return current.substring(0, from) + current.substring(to);
-    }
-    return current.substring(0, s) + START + inside + block + current.substring(e);
-  }
-  if (block == "") return current;
-  let head = current;
-  while (head.endsWith("\n")) head = head.substring(0, head.length - 1);
-  return (head == "" ? "" : head + "\n\n") + HEADER + START + "\n" + block + END + "\n";
+function currentOf(req: Request, path: string): string | null {
+  for (let i = 0; i < req.current.length; i++) if (req.current[i].path == path) return req.current[i].content;
+  return null;
 }
 
 function handle(req: Request, plan: PlanBuilder): void {
   const uninstall = req.operation == "uninstall";
-  let gemini = "";
-  let existed = false;
-  for (let i = 0; i < req.current.length; i++) {
-    if (req.current[i].path == MANAGED) {
-      gemini = req.current[i].content;
-      existed = true;
-    }
-  }
-  const before = gemini;
+  const mdBefore = currentOf(req, GEMINI_MD);
+  const setBefore = currentOf(req, SETTINGS);
+  let md = mdBefore != null ? mdBefore! : "";
+  let settings: string | null = setBefore;
   for (let i = 0; i < req.modules.length; i++) {
     const m = req.modules[i];
-    for (let j = 0; j < m.files.length; j++) {
-      const f = m.files[j];
-      let dest = "";
-      let toml = false;
-      if (skillName(f) != "") {
-        dest = ".lola/modules/" + m.name + "/" + f.path;
-      } else if (f.path.startsWith("commands/") && f.path.endsWith(".md") && f.path.split("/").length == 2) {
-        dest = ".gemini/commands/" + m.name + "-" + f.path.substring(9, f.path.length - 3) + ".toml";
-        toml = true;
-      } else {
-        continue;
-      }
-      if (uninstall) plan.delete(dest);
-      else if (toml) plan.write(dest, command(f.content));
-      else plan.writeFile(dest, f);
+    const found = inventoryOf(m);
+    if (found == null) {
+      plan.fail(inventoryError);
+      return;
     }
-    gemini = managed(gemini, m.name, uninstall ? "" : moduleBlock(m));
+    const inv = found!;
+    // Skills: copies, and the listing in GEMINI.md.
+    for (let k = 0; k < inv.skills.length; k++) {
+      const s = inv.skills[k];
+      const base = copyRoot(req.scope, m.name) + (s.dir == "" ? "" : "/" + s.dir) + "/";
+      if (uninstall) plan.delete(base + "SKILL.md");
+      else plan.copyFile(base + "SKILL.md", s.skillMd);
+      for (let j = 0; j < s.files.length; j++) {
+        if (uninstall) plan.delete(base + s.rel[j]);
+        else plan.copyFile(base + s.rel[j], s.files[j]);
+      }
+    }
+    if (inv.skills.length > 0) {
+      md = uninstall ? skillsRemove(md, HEADER, m.name) : skillsSet(md, HEADER, m.name, skillsBlock(req.scope, m, inv));
+    }
+    // Commands.
+    for (let k = 0; k < inv.commands.length; k++) {
+      const c = inv.commands[k];
+      const dest = ".gemini/commands/" + c.name + ".toml";
+      if (uninstall) plan.delete(dest);
+      else if (c.file.encoding == "base64") plan.fail("module.invalid: " + c.file.path + " is not UTF-8 text");
+      else plan.write(dest, command(universalNewlines(c.file.content), c.description));
+    }
+    // MCP servers.
+    if (inv.servers.keys.length > 0) {
+      if (uninstall) {
+        if (settings != null) {
+          const left = remove(settings!, inv.servers.keys);
+          if (left == null) { plan.fail(mcpError); return; }
+          settings = gone ? null : left;
+        }
+      } else {
+        const merged = merge(settings, inv.servers);
+        if (merged == null) { plan.fail(mcpError); return; }
+        settings = merged;
+      }
+    }
+    // Instructions.
+    if (inv.instructions != null) {
+      md = uninstall ? instructionsRemove(md, m.name) : instructionsSet(md, m.name, universalNewlines(inv.instructions!.content));
+    }
   }
-  if (existed && gemini.trim() == "" && before.trim() != "") plan.delete(MANAGED);
-  else if (gemini != before || (!existed && gemini != "")) plan.write(MANAGED, gemini);
+  if (settings == null && setBefore != null) plan.delete(SETTINGS);
+  else if (settings != null && (setBefore == null || settings! != setBefore!)) plan.write(SETTINGS, settings!);
+  const before = mdBefore != null ? mdBefore! : "";
+  if (md != before) {
+    // A GEMINI.md that lola's removal leaves empty goes, as it came.
+    if (uninstall && md.trim() == "") plan.delete(GEMINI_MD);
+    else plan.write(GEMINI_MD, md);
+  }
 }
 
 register(handle);

@@ -1,0 +1,80 @@
+//! The Cursor target against upstream Lola's own behaviour, per scope: the
+//! scenario of scripts/upstream-goldens.py (install a module with every
+//! feature, then a single-skill module, uninstall the first, then the
+//! second), each step's plan applied to the tree the step before left, must
+//! give the tree upstream's code left (testdata/upstream/*.tree.json),
+//! executable bits included. Each step's plan must also equal its golden
+//! (testdata/<step>.plan.json, which the conformance module runs through
+//! the real host in both tiers); LOLA_BLESS=1 rewrites those goldens after
+//! the tree check passed.
+
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+fn read(p: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap_or_else(|e| panic!("{}: {}", p.display(), e))).unwrap()
+}
+
+/// Applies a plan's writes and deletes to a tree of {path: {content, executable}}.
+fn apply(tree: &mut Map<String, Value>, plan: &Value) {
+    for i in plan["intents"].as_array().unwrap() {
+        let path = i["path"].as_str().unwrap().to_string();
+        match i["op"].as_str().unwrap() {
+            "write" => {
+                let raw = i["content"].as_str().unwrap();
+                let content = if i["encoding"] == "base64" {
+                    String::from_utf8(lola_sdk::base64_decode(raw).unwrap()).unwrap()
+                } else {
+                    raw.to_string()
+                };
+                let exec = i["executable"].as_bool().unwrap_or(false);
+                tree.insert(path, json!({"content": content, "executable": exec}));
+            }
+            "delete" => {
+                let under = format!("{}/", path);
+                tree.retain(|k, _| k != &path && !k.starts_with(&under));
+            }
+            op => panic!("unexpected op {}", op),
+        }
+    }
+}
+
+#[test]
+fn trees_equal_upstreams_in_both_scopes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let bless = std::env::var("LOLA_BLESS").is_ok();
+    for scope in ["project", "user"] {
+        let mut tree = read(&dir.join(format!("upstream/{}-0-before.tree.json", scope)))
+            .as_object()
+            .unwrap()
+            .clone();
+        let mut steps: Vec<String> = std::fs::read_dir(dir.join("upstream"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&format!("{}-", scope)) && !n.contains("-0-before"))
+            .map(|n| n.trim_end_matches(".tree.json").to_string())
+            .collect();
+        steps.sort();
+        assert_eq!(steps.len(), 4, "{:?}", steps);
+        for step in steps {
+            let req = std::fs::read(dir.join(format!("{}.request.json", step))).unwrap();
+            let plan = lola_sdk::run_bytes(lola_cursor::handle, &req)
+                .unwrap_or_else(|e| panic!("{}: {:?}", step, e));
+            let plan: Value = serde_json::from_slice(&plan).unwrap();
+            apply(&mut tree, &plan);
+            let want = read(&dir.join(format!("upstream/{}.tree.json", step)));
+            let got = Value::Object(tree.clone());
+            if got != want {
+                let g = serde_json::to_string_pretty(&got).unwrap();
+                let w = serde_json::to_string_pretty(&want).unwrap();
+                panic!("{}: tree differs from upstream's\n--- got\n{}\n--- want\n{}", step, g, w);
+            }
+            let golden = dir.join(format!("{}.plan.json", step));
+            if bless {
+                std::fs::write(&golden, serde_json::to_string(&plan).unwrap() + "\n").unwrap();
+            } else {
+                assert_eq!(plan, read(&golden), "{}: plan differs from its golden", step);
+            }
+        }
+    }
+}
