@@ -13,6 +13,7 @@ import (
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
@@ -263,7 +264,7 @@ func installExitCode(rep install.Report, err error) int {
 		return exitExtension
 	case errors.Is(err, install.ErrTargetFailed):
 		if rep.Launched != nil {
-			return extRunExitCode(rep.Launched.Child)
+			return exitcode.ForChild(rep.Launched.Child)
 		}
 		return exitExtension
 	case len(rejection.All(err)) > 0:
