@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/remote"
 )
 
@@ -84,6 +85,9 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 				return modExit(err)
 			}
 			m := added.Module
+			if err := modsource.Write(home, m.Name(), modsource.Of(src, ref, added)); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s was added, but its source was not recorded (mod update will not find it): %v\n", m.Name(), err)
+			}
 			if asJSON {
 				return jsonOrInternal(cmd.OutOrStdout(), struct {
 					modSummary

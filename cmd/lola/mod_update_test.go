@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mod update fetches a module again from where it was added; with nothing
+// in the store it says so; an unknown module is exit 1 "not found"; a
+// source that now breaks a rule leaves the stored module as it was.
+func TestModUpdateCLI(t *testing.T) {
+	home := modTestHome(t)
+	if code, out, _ := runModCLI(t, "update"); code != exitOK || !strings.Contains(out, "No modules to update") {
+		t.Fatalf("empty store: %d %q", code, out)
+	}
+	src := filepath.Join(t.TempDir(), "my-module")
+	modWriteFiles(t, src, map[string]string{"skills/one/SKILL.md": "---\ndescription: one\n---\n"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatalf("add: %d %s", code, errs)
+	}
+	modWriteFiles(t, src, map[string]string{"commands/two.md": "---\ndescription: two\n---\n"})
+	code, out, errs := runModCLI(t, "update", "my-module")
+	if code != exitOK || !strings.Contains(out, "Updated my-module: 1 skill, 1 command") {
+		t.Fatalf("update: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "my-module", "commands", "two.md")); err != nil {
+		t.Fatal("the update did not bring the new command")
+	}
+	if code, _, errs := runModCLI(t, "update", "nonexistent"); code != exitInternal || !strings.Contains(errs, "not found") {
+		t.Fatalf("unknown module: %d %q", code, errs)
+	}
+	modWriteFiles(t, src, map[string]string{"CON.md": "x", "con.md": "y"}) // a namespace clash the store refuses
+	if code, _, errs := runModCLI(t, "update", "my-module"); code != exitRejected {
+		t.Fatalf("refused update: %d %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "my-module", "con.md")); err == nil {
+		t.Fatal("a refused update changed the stored module")
+	}
+	if code, _, _ := runModCLI(t, "rm", "my-module", "--force"); code != exitOK {
+		t.Fatal("rm")
+	}
+	if _, err := os.Stat(filepath.Join(home, "sources", "my-module.yml")); err == nil {
+		t.Fatal("rm left the source record")
+	}
+}
+
+// Today's Lola's scenarios: an unknown module is exit 1 and "not found".
+func TestModUnknownIsNotFound(t *testing.T) {
+	modTestHome(t)
+	for _, args := range [][]string{{"rm", "nonexistent", "--force"}, {"info", "nonexistent"}} {
+		if code, _, errs := runModCLI(t, args...); code != exitInternal || !strings.Contains(errs, "not found") {
+			t.Errorf("mod %v: %d %q", args, code, errs)
+		}
+	}
+}
