@@ -85,8 +85,8 @@ The install is recorded in $LOLA_HOME/installed.yml ('lola list'); every
 audit record of one install shares one correlation id ('lola audit show
 --correlation ID').
 
-Exit status: 0 installed (or dry run); 2 usage (unknown module or
-assistant, bad scope or project, a hook outside the module, --dry-run of a
+Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
+2 usage (unknown assistant, bad scope or project, a hook outside the module, --dry-run of a
 native target); 3 the plan was rejected (nothing applied); 4 the
 pre-install hook or the target extension failed (nothing applied); 5
 applied then rolled back; 6 rollback failed.`,
@@ -243,6 +243,9 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON boo
 	}
 	if err != nil {
 		code := installExitCode(rep, err)
+		if errors.Is(err, install.ErrModuleNotFound) {
+			err = fmt.Errorf("module %s not found in the store (lola mod ls lists it; lola mod add SOURCE adds one)", rep.Module)
+		}
 		if asJSON {
 			return withCode(code, errors.New(""))
 		}
@@ -256,7 +259,9 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON boo
 
 func installExitCode(rep install.Report, err error) int {
 	switch {
-	case errors.Is(err, install.ErrUsage), errors.Is(err, install.ErrModuleNotFound),
+	case errors.Is(err, install.ErrModuleNotFound):
+		return exitInternal // today's Lola exits 1 for an unknown module
+	case errors.Is(err, install.ErrUsage),
 		errors.Is(err, install.ErrUnknownAssistant), errors.Is(err, install.ErrHookInvalid),
 		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled):
 		return exitUsage

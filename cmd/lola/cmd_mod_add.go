@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/modsource"
+	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/remote"
 )
 

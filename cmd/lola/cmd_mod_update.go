@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/modsource"
+	"github.com/lola-pm/lola/host/module"
 )
 
 func init() { modCommands = append(modCommands, newModUpdateCmd) }

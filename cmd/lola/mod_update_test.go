@@ -54,4 +54,9 @@ func TestModUnknownIsNotFound(t *testing.T) {
 			t.Errorf("mod %v: %d %q", args, code, errs)
 		}
 	}
+	for _, args := range [][]string{{"install", "nonexistent", "-a", "claude-code"}, {"uninstall", "nonexistent", "-a", "claude-code"}} {
+		if code, out, errs := runUsage(t, args...); code != exitInternal || !strings.Contains(errs, "not found") {
+			t.Errorf("%v: %d %q %q", args, code, out, errs)
+		}
+	}
 }
