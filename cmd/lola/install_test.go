@@ -178,7 +178,7 @@ func TestInstallCLIExitCodes(t *testing.T) {
 		say  string
 	}{
 		{"no assistant", []string{"install", "sample", w.project}, exitUsage, "assistant"},
-		{"unknown module", []string{"install", "nope", "-a", "fake", w.project}, exitUsage, "no such module"},
+		{"unknown module", []string{"install", "nope", "-a", "fake", w.project}, exitInternal, "not found"},
 		{"unknown assistant", []string{"install", "sample", "-a", "emacs", w.project}, exitUsage, "emacs"},
 		{"bad scope", []string{"install", "sample", "-a", "fake", "--scope", "global", w.project}, exitUsage, "--scope"},
 		{"project with user scope", []string{"install", "sample", "-a", "fake", "--scope", "user", w.project}, exitUsage, "PROJECT"},
