@@ -52,7 +52,7 @@ func TestUsageExitCodes(t *testing.T) {
 	if out != "" {
 		t.Errorf("help for a usage error went to stdout: %q", out)
 	}
-	for _, want := range []string{"mod", "install", "list"} {
+	for _, want := range []string{"mod", "install", "market"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("lola without arguments does not list %q:\n%s", want, errOut)
 		}
