@@ -60,3 +60,24 @@ func TestModUnknownIsNotFound(t *testing.T) {
 		}
 	}
 }
+
+// --module-content picks the module inside a larger folder, and mod
+// update fetches the same directory again.
+func TestModAddModuleContent(t *testing.T) {
+	home := modTestHome(t)
+	src := filepath.Join(t.TempDir(), "mono")
+	modWriteFiles(t, src, map[string]string{"packages/skills/skills/one/SKILL.md": "---\ndescription: one\n---\n", "README.md": "x"})
+	if code, out, errs := runModCLI(t, "add", src, "--module-content", "packages/skills"); code != exitOK || !strings.Contains(out, "1 skill") {
+		t.Fatalf("add: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := runModCLI(t, "add", src, "--name", "other", "--content-path", "../x"); code != exitRejected {
+		t.Fatalf("climbing content path: %d %s", code, errs)
+	}
+	modWriteFiles(t, src, map[string]string{"packages/skills/skills/two/SKILL.md": "---\ndescription: two\n---\n"})
+	if code, out, errs := runModCLI(t, "update", "mono"); code != exitOK || !strings.Contains(out, "2 skills") {
+		t.Fatalf("update: %d %s %s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "mono", "README.md")); err == nil {
+		t.Fatal("the module holds the source's root, not its content directory")
+	}
+}

@@ -46,6 +46,9 @@ type Record struct {
 	Kind   string `yaml:"kind"`             // folder, zip, tar, git
 	Ref    string `yaml:"ref,omitempty"`    // git: the ref asked for ("" the default branch)
 	Commit string `yaml:"commit,omitempty"` // git: the commit last fetched
+	// Content is the module's directory inside the source
+	// (module.AddOptions.Content); "" the root.
+	Content string `yaml:"content,omitempty"`
 }
 
 func path(home string, name module.Name) string {
@@ -54,8 +57,8 @@ func path(home string, name module.Name) string {
 
 // Of builds the record of a source as added: local paths are made
 // absolute so that an update run elsewhere finds them.
-func Of(src module.Source, ref string, added *module.Added) Record {
-	r := Record{Source: src.Location(), Kind: src.Kind().String(), Ref: ref}
+func Of(src module.Source, ref, content string, added *module.Added) Record {
+	r := Record{Source: src.Location(), Kind: src.Kind().String(), Ref: ref, Content: content}
 	if src.Kind() != module.SourceGit {
 		if abs, err := filepath.Abs(r.Source); err == nil {
 			r.Source = abs
@@ -149,11 +152,11 @@ func Update(ctx context.Context, store *module.Store, home string, name module.N
 		}
 		ref = o.Ref
 	}
-	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Force: true, Ref: ref, Cloner: o.Cloner})
+	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Force: true, Ref: ref, Cloner: o.Cloner, Content: r.Content})
 	if err != nil {
 		return nil, err
 	}
-	if err := Write(home, name, Of(src, ref, added)); err != nil {
+	if err := Write(home, name, Of(src, ref, r.Content, added)); err != nil {
 		return added, fmt.Errorf("%s was updated, but its source record was not: %w", name, err)
 	}
 	return added, nil

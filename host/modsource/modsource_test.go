@@ -27,7 +27,7 @@ func setup(t *testing.T) (home, src string, store *module.Store, name module.Nam
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(home, added.Module.Name(), Of(s, "", added)); err != nil {
+	if err := Write(home, added.Module.Name(), Of(s, "", "", added)); err != nil {
 		t.Fatal(err)
 	}
 	return home, src, store, added.Module.Name()
