@@ -147,6 +147,9 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
+	if o.Module, err = installResolve(cmd, ctx, o, f.dryRun); err != nil {
+		return err
+	}
 	rep, err := install.Install(ctx, o)
 	return installFinish(cmd, rep, err, f.json)
 }

@@ -68,3 +68,56 @@ func TestMarketCLI(t *testing.T) {
 		t.Fatalf("search git shows python-lint:\n%s", out)
 	}
 }
+
+// install @MARKET/MODULE clones the entry's repository under the remote
+// policy: a repository whose name resolves to loopback is refused
+// (remote.destination, exit 3) and nothing reaches the store or project.
+func TestInstallFromMarketplaceRefusedByPolicy(t *testing.T) {
+	home := modTestHome(t)
+	cat := filepath.Join(t.TempDir(), "catalog.yml")
+	body := "name: t\nversion: '1'\nmodules:\n  - name: local-tools\n    description: d\n    version: '1'\n    repository: https://localhost/local-tools.git\n"
+	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	if code, out, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
+		t.Fatalf("add: %d %s %s", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"install", "@community/local-tools", "-a", "claude-code", project}, exitRejected, "remote.destination"},
+		{[]string{"install", "local-tools", "-a", "claude-code", project}, exitRejected, "remote.destination"},
+		{[]string{"install", "@community/absent", "-a", "claude-code", project}, exitInternal, "not found"},
+		{[]string{"install", "@nowhere/local-tools", "-a", "claude-code", project}, exitInternal, "not found"},
+		{[]string{"install", "@community/local-tools", "--dry-run", "-a", "claude-code", project}, exitUsage, "--dry-run fetches nothing"},
+		{[]string{"install", "absent@v1", "-a", "claude-code", project}, exitInternal, "not found"},
+	} {
+		code, out, errOut := runLola(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("lola %v: exit %d, want %d with %q\n%s%s", tc.args, code, tc.code, tc.want, out, errOut)
+		}
+	}
+	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
+		t.Errorf("the store holds %v", es)
+	}
+	if got := projectEntries(t, project); len(got) != 0 {
+		t.Errorf("the project holds %v", got)
+	}
+}
+
+// NAME@REF applies to git modules only; a folder module is a usage error
+// and stays as it was.
+func TestInstallRefOfFolderModule(t *testing.T) {
+	modTestHome(t)
+	src := filepath.Join(t.TempDir(), "folder-mod")
+	modWriteFiles(t, src, map[string]string{"skills/one/SKILL.md": "---\ndescription: one\n---\n"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatal(errs)
+	}
+	if code, out, errOut := runLola(t, "install", "folder-mod@v1", "-a", "claude-code", t.TempDir()); code != exitUsage || !strings.Contains(errOut, "git") {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+}
