@@ -9,8 +9,8 @@ import (
 
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/market"
-	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/modsource"
+	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/rejection"
 )
 

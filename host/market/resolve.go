@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/modsource"
+	"github.com/lola-pm/lola/host/module"
 )
 
 // Spec is what `lola install` was asked for: NAME, NAME@REF,
