@@ -12,8 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/exitcode"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
@@ -32,14 +34,22 @@ type installFlags struct {
 	force       bool
 	replaceLink bool
 	workspace   string
+	verbose     bool
 }
 
 func newInstallCmd() *cobra.Command {
 	var f installFlags
 	c := &cobra.Command{
-		Use:   "install MODULE -a ASSISTANT [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--json] [PROJECT]",
+		Use:   "install MODULE [-a ASSISTANT] [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--json] [PROJECT]",
 		Short: "Install a module's skills, commands, agents and instructions for an assistant",
-		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads.
+		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads;
+without -a, for every assistant target lola knows (but copilot-cli, whose
+files copilot-vscode also writes, as today's Lola decides), one after the
+other, under one audit correlation id (the first failure stops the rest).
+
+MODULE may also be NAME@REF (fetch a git module again at REF first),
+@MARKET/NAME or @MARKET/NAME@REF (fetch it from a marketplace's catalog),
+or a name only one enabled marketplace offers.
 
 The assistant's target extension (claude-code, copilot-cli, copilot-vscode,
 cursor, gemini-cli, openclaw, opencode,
@@ -114,7 +124,7 @@ applied then rolled back; 6 rollback failed.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli, openclaw, opencode, ... (required)")
+	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli, openclaw, opencode, ... (default: every one but copilot-cli, one after the other)")
 	fl.StringVarP(&f.scope, "scope", "s", "project", "project (into PROJECT) or user (into your home)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan and the hooks that would run; change nothing")
 	fl.StringVar(&f.preInstall, "pre-install", "", "script in the module to run before installing (wins over lola.yaml)")
@@ -123,7 +133,7 @@ applied then rolled back; 6 rollback failed.`,
 	fl.BoolVarP(&f.force, "force", "f", false, "take over existing files lola did not write (audited; refused by default)")
 	fl.BoolVar(&f.replaceLink, "replace-symlinks", false, "replace symbolic links on paths the install writes (audited; uninstall restores them)")
 	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace: a name (~/.openclaw/workspace-NAME) or a path; default ~/.openclaw/workspace (only with -a openclaw)")
-	_ = c.MarkFlagRequired("assistant")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every change (lola always does; accepted for today's Lola's scripts)")
 	return c
 }
 
@@ -150,8 +160,36 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	if o.Module, err = installResolve(cmd, ctx, o, f.dryRun); err != nil {
 		return err
 	}
-	rep, err := install.Install(ctx, o)
-	return installFinish(cmd, rep, err, f.json)
+	if f.assistant != "" {
+		rep, err := install.Install(ctx, o)
+		return installFinish(cmd, rep, err, f.json)
+	}
+	// No -a: every assistant target lola knows, as today's Lola does when
+	// it cannot ask; one correlation id; the first failure stops the rest.
+	all, err := extension.DefaultTargets(o.Home)
+	if err != nil {
+		return withCode(exitInternal, err)
+	}
+	if !o.DryRun {
+		if o.Correlation, err = audit.NewCorrelation(); err != nil {
+			return withCode(exitInternal, err)
+		}
+	}
+	for i, a := range all {
+		oa := o
+		oa.Assistant = a
+		if err := openClawRoot(&oa, a, "", len(args) > 1); err != nil {
+			return err
+		}
+		rep, err := install.Install(ctx, oa)
+		if ferr := installFinish(cmd, rep, err, f.json); ferr != nil {
+			if len(all[i+1:]) > 0 && !f.json {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: not installed (stopped at %s): %s\n", a, strings.Join(all[i+1:], ", "))
+			}
+			return ferr
+		}
+	}
+	return nil
 }
 
 // installOptions builds the options every install command shares: state,

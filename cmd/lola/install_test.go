@@ -177,7 +177,7 @@ func TestInstallCLIExitCodes(t *testing.T) {
 		code int
 		say  string
 	}{
-		{"no assistant", []string{"install", "sample", w.project}, exitUsage, "assistant"},
+		{"no assistant: every one, stopping at the first failure", []string{"install", "sample", w.project}, exitExtension, "pre-install hook failed"},
 		{"unknown module", []string{"install", "nope", "-a", "fake", w.project}, exitInternal, "not found"},
 		{"unknown assistant", []string{"install", "sample", "-a", "emacs", w.project}, exitUsage, "emacs"},
 		{"bad scope", []string{"install", "sample", "-a", "fake", "--scope", "global", w.project}, exitUsage, "--scope"},

@@ -74,7 +74,7 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	all, err := targets(o.Base.Home)
+	all, err := extension.DefaultTargets(o.Base.Home)
 	if err != nil {
 		return res, err
 	}
@@ -152,21 +152,6 @@ func admitsRecorded(s version.Spec, recorded string) bool {
 	}
 	v, err := version.Parse(recorded)
 	return err == nil && s.Admits(v)
-}
-
-// targets lists the target extensions lola knows, by name.
-func targets(home string) ([]string, error) {
-	cat, err := extension.Discover(home)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range cat.Extensions() {
-		if e.Kind() == extension.KindTarget {
-			out = append(out, e.Name())
-		}
-	}
-	return out, nil
 }
 
 // resolve makes the line's module present in the store (unless a dry
