@@ -459,7 +459,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
 		}
 	case pipeline.OutcomeCommitted:
-		past := map[schema.Operation]string{schema.OperationInstall: "installed", schema.OperationUninstall: "uninstalled"}[rep.Operation]
+		past := map[schema.Operation]string{schema.OperationInstall: "Installed", schema.OperationUninstall: "Uninstalled"}[rep.Operation]
 		prep := "into"
 		if rep.Operation == schema.OperationUninstall {
 			prep = "from"

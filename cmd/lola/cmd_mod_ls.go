@@ -43,7 +43,7 @@ in the store that is not a valid module is listed with its error.`,
 			}
 			w := cmd.OutOrStdout()
 			if len(out) == 0 {
-				fmt.Fprintln(w, "No modules. Add one with: lola mod add SOURCE")
+				fmt.Fprintln(w, "No modules found in the store. Add one with: lola mod add SOURCE")
 				return nil
 			}
 			for _, m := range out {

@@ -137,7 +137,7 @@ func TestInstallCLIAppliesRecordsAndLists(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"pre-install hook scripts/pre.sh: ok", "  | pre-install ran", "installed sample for fake into project", "+ .claude/skills/alpha/SKILL.md", "audit correlation "} {
+	for _, want := range []string{"pre-install hook scripts/pre.sh: ok", "  | pre-install ran", "Installed sample for fake into project", "+ .claude/skills/alpha/SKILL.md", "audit correlation "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
