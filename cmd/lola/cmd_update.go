@@ -58,6 +58,12 @@ install's code, as 'lola install' has them.`,
 			}
 			for _, d := range res.Done {
 				fmt.Fprintf(out, "  %s  %s  %s: %s\n", modPrintable(d.Record.Module), modPrintable(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
+				for _, p := range d.Stale.Removed {
+					fmt.Fprintf(out, "    - %s (no longer in the module)\n", modPrintable(p))
+				}
+				for _, p := range d.Stale.Kept {
+					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", modPrintable(p))
+				}
 				if verbose && d.Report.Result != nil {
 					for _, c := range d.Report.Result.Changes {
 						installPrintChange(out, c)

@@ -15,11 +15,15 @@
 //   - An install whose project directory no longer exists is not run and
 //     is reported as Stale (it cannot be reached; nothing is changed).
 //   - Every audit record of the run carries Result.Correlation.
+//   - What the new version no longer has (a skill, command or agent the
+//     old record lists and the new one does not) is removed: the files
+//     lola recorded writing for it, when they still hold exactly what lola
+//     wrote, as one more audited plan under the same correlation; a file
+//     changed since is kept and reported (Done.Stale).
 //
-// Non-guarantees: what a new module version no longer has is removed only
-// as far as the target extension's install plan removes it (the target is
-// handed the managed files it wrote; host/install's ownership records say
-// what it may delete).
+// Non-guarantees: stale files are found by name, as host/install
+// attributes files to items; a target that renames items beyond a prefix
+// leaves them. A dry run does not compute them.
 package reinstall
 
 import (
@@ -27,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/install"
@@ -45,6 +50,7 @@ type Done struct {
 	Record install.Record
 	Report install.Report
 	Err    error // install.Install's error (nil when the pipeline ran)
+	Stale  Stale // what the new version no longer has, removed or kept
 }
 
 // Result reports a run.
@@ -104,9 +110,29 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 			res.Failed, res.Remaining = &d, todo[i+1:]
 			return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
 		}
+		if !base.DryRun && rep.Record != nil {
+			if d.Stale, err = cleanStale(ctx, base.Home, rep.Root, r, *rep.Record, res.Correlation); err != nil {
+				d.Err = err
+				res.Failed, res.Remaining = &d, todo[i+1:]
+				return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
+			}
+		}
 		res.Done = append(res.Done, d)
 	}
 	return res, nil
+}
+
+func cleanStale(ctx context.Context, home, root string, old, cur install.Record, c audit.Correlation) (Stale, error) {
+	if len(staleFiles(old, cur)) == 0 {
+		return Stale{}, nil
+	}
+	log, err := audit.Open(filepath.Join(home, audit.FileName))
+	if err != nil {
+		return Stale{}, err
+	}
+	defer log.Close()
+	log.Correlate(c)
+	return removeStale(ctx, root, home, old, cur, log)
 }
 
 func succeeded(o pipeline.Outcome) bool {
