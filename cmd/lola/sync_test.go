@@ -84,3 +84,31 @@ func TestSyncVersionFromCatalog(t *testing.T) {
 		t.Fatalf("fetched %v", es)
 	}
 }
+
+// A module a catalog lists gets the catalog's version recorded in
+// installed.yml; a later sync whose line admits it skips the install.
+func TestSyncRecordsCatalogVersion(t *testing.T) {
+	w := newInstallWorld(t, installRecordingHook, installRecordingHook)
+	w.reactorTarget(t, installSkillPlan, "[.claude/]")
+	cat := filepath.Join(t.TempDir(), "catalog.yml")
+	body := "name: t\nversion: '1'\nmodules:\n  - name: sample\n    description: d\n    version: 1.2.0\n    repository: https://example.com/sample.git\n"
+	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
+		t.Fatal(errOut)
+	}
+	req := filepath.Join(w.project, ".lola-req")
+	if err := os.WriteFile(req, []byte("sample~1.2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runLola(t, "sync", w.project, "-a", "fake"); code != exitOK || !strings.Contains(out, "installed sample (fake) 1.2.0") {
+		t.Fatalf("sync: %d %s %s", code, out, errOut)
+	}
+	if !strings.Contains(readFileOr(filepath.Join(w.home, "installed.yml")), "version: 1.2.0") {
+		t.Fatal("installed.yml does not record the version")
+	}
+	if code, out, _ := runLola(t, "sync", w.project, "-a", "fake"); code != exitOK || !strings.Contains(out, "0 installed, 1 already installed") {
+		t.Fatalf("second sync: %d %s", code, out)
+	}
+}

@@ -19,10 +19,16 @@
 //     run are reported as Remaining.
 //   - A dry run fetches nothing and changes nothing.
 //
+//   - A catalog's version is checked against the line before anything is
+//     fetched, and recorded in installed.yml ("version", as today's Lola
+//     records it), so a later sync skips an install its line still admits
+//     and reinstalls one it does not.
+//
 // Non-guarantees: a version can only be checked when it is known: from a
 // marketplace catalog entry, or recorded in installed.yml. A module from
 // the store or a URL has no version; a specifier on it is reported as
-// unchecked (Step.Unchecked), not enforced.
+// unchecked (Step.Unchecked), not enforced. A module already in the store
+// is not fetched again: 'lola mod update' refreshes it.
 package sync
 
 import (

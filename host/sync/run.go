@@ -130,11 +130,31 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 				res.Failed, res.Remaining = &s, reqs[i+1:]
 				return res, fmt.Errorf("%w at line %d (%s) for %s: %w", ErrStopped, r.Line, r.Raw, a, err)
 			}
+			if ver != "" {
+				if err := recordVersion(o.Base.Home, name, a, o.Project, ver); err != nil {
+					s.Err = err
+					res.Failed, res.Remaining = &s, reqs[i+1:]
+					return res, fmt.Errorf("%w at line %d (%s) for %s: installed, but %w", ErrStopped, r.Line, r.Raw, a, err)
+				}
+			}
 			s.Outcome = Installed
 			res.Done = append(res.Done, s)
 		}
 	}
 	return res, nil
+}
+
+// recordVersion writes the catalog version into the install's record in
+// installed.yml (today's Lola's "version" key), so that a later sync can
+// tell whether the install still satisfies its line.
+func recordVersion(home, mod, assistant, project, ver string) error {
+	return install.UpdateRegistry(home, func(reg *install.Registry) error {
+		for _, r := range reg.Find(mod, assistant, string(schema.ScopeProject), project) {
+			r.Version = ver
+			reg.Put(r)
+		}
+		return nil
+	})
 }
 
 func outcomeOf(rep install.Report) string {
