@@ -11,12 +11,15 @@
 // "#subdirectory=DIR&assistant=a,b".
 //
 // Guarantees:
+//
 //   - The file is read bounded (MaxFileBytes, MaxLines) and a line that
 //     does not parse refuses the whole file before anything is fetched or
 //     installed.
+//
 //   - Refuse by default: the first failure stops the run; the installs
 //     finished before it stay (each atomic), and the requirement steps not
 //     run are reported as Remaining.
+//
 //   - A dry run fetches nothing and changes nothing.
 //
 //   - A catalog's version is checked against the line before anything is
