@@ -81,3 +81,19 @@ func TestModAddModuleContent(t *testing.T) {
 		t.Fatal("the module holds the source's root, not its content directory")
 	}
 }
+
+func TestModLsVerbose(t *testing.T) {
+	modTestHome(t)
+	src := filepath.Join(t.TempDir(), "vm")
+	modWriteFiles(t, src, map[string]string{"skills/one/SKILL.md": "---\ndescription: one\n---\n", "commands/go.md": "---\ndescription: go\n---\n"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatal(errs)
+	}
+	code, out, _ := runModCLI(t, "ls", "-v")
+	if code != exitOK || !strings.Contains(out, "  skills: one") || !strings.Contains(out, "  commands: go") {
+		t.Fatalf("%d %s", code, out)
+	}
+	if _, out, _ := runModCLI(t, "ls"); strings.Contains(out, "skills: one") {
+		t.Fatalf("ls without -v names skills:\n%s", out)
+	}
+}
