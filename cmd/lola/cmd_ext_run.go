@@ -8,11 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,11 +24,13 @@ import (
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/host/shim"
 	"github.com/lola-pm/lola/schema"
 )
@@ -170,27 +170,27 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}
-	ext, err := resolveExtRunTarget(arg, st.home)
+	ext, err := extension.ResolveRun(arg, st.home)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}
-	if ext.manifest != nil {
+	if ext.Manifest != nil {
 		if f.caps != "" {
-			return withCode(exitUsage, fmt.Errorf("ext run: %s has a manifest, which declares its capabilities; --caps is for bare artifacts", extRunShown(ext.name)))
+			return withCode(exitUsage, fmt.Errorf("ext run: %s has a manifest, which declares its capabilities; --caps is for bare artifacts", extRunShown(ext.Name)))
 		}
-		caps = ext.manifest.Capabilities()
+		caps = ext.Manifest.Capabilities()
 	}
-	if f.dryRun && ext.tier.Native() && !f.trustNative {
-		return withCode(exitUsage, fmt.Errorf("ext run: %s is a native (tier-2) extension: it runs unconfined and may act before lola sees its plan, so --dry-run cannot promise nothing happens; add --trust-native to run it anyway, or build it for tier 1 (lola ext build --tier 1)", extRunShown(ext.name)))
+	if f.dryRun && ext.Tier.Native() && !f.trustNative {
+		return withCode(exitUsage, fmt.Errorf("ext run: %s is a native (tier-2) extension: it runs unconfined and may act before lola sees its plan, so --dry-run cannot promise nothing happens; add --trust-native to run it anyway, or build it for tier 1 (lola ext build --tier 1)", extRunShown(ext.Name)))
 	}
 	req, err := loadExtRunRequest(f.request, cmd.InOrStdin())
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: --request: %w", err))
 	}
-	if ext.manifest != nil && len(req.Current) == 0 {
+	if ext.Manifest != nil && len(req.Current) == 0 {
 		// Hand over the managed files as they are under the root, as an
 		// install does; a managed file that is a symlink refuses the run.
-		if req.Current, err = ext.manifest.CurrentFiles(f.root); err != nil {
+		if req.Current, err = ext.Manifest.CurrentFiles(f.root); err != nil {
 			if len(rejection.All(err)) > 0 {
 				return withCode(exitRejected, fmt.Errorf("ext run: %w", err))
 			}
@@ -201,7 +201,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 	launched, err := pipeline.RunExtension(ctx, pipeline.Launch{
-		Name: ext.name, Tier: ext.tier, Artifact: ext.path, Caps: caps,
+		Name: ext.Name, Tier: ext.Tier, Artifact: ext.Path, Caps: caps,
 		Timeout: f.timeout, CacheDir: st.cacheDir(), ExtraEnv: extRunTestEnv,
 	}, req)
 	if err != nil {
@@ -218,14 +218,14 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 			return nil
 		}
 		rep.printHuman(out)
-		extRunPrintDiagnostics(errOut, ext.name, launched)
+		extRunPrintDiagnostics(errOut, ext.Name, launched)
 		return nil
 	}
 	if res.Outcome != child.OutcomePlanReceived {
 		if err := emit(); err != nil {
 			return err
 		}
-		return withCode(extRunExitCode(res), extRunFailure(ext.name, launched))
+		return withCode(exitcode.ForChild(res), extRunFailure(ext.Name, launched))
 	}
 
 	who, err := extRunProposer(ext, caps, launched, st)
@@ -271,12 +271,12 @@ var extRunTestEnv []string
 // path beneath a prefix bytewise is beneath it under every relation, so no
 // filesystem's folding can widen it. A bare artifact carries no path grant:
 // the user chose both the root and the artifact.
-func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, st *lolaState) (pipeline.Proposer, error) {
+func extRunProposer(ext extension.RunTarget, caps capability.Set, l pipeline.Launched, st *lolaState) (pipeline.Proposer, error) {
 	var id audit.Extension
 	var err error
-	if ext.manifest != nil {
-		id, err = ext.manifest.AuditIdentity()
-	} else if id, err = audit.NewExtension(ext.name, ""); err != nil {
+	if ext.Manifest != nil {
+		id, err = ext.Manifest.AuditIdentity()
+	} else if id, err = audit.NewExtension(ext.Name, ""); err != nil {
 		id, err = audit.NewExtension("extension", "")
 	}
 	if err != nil {
@@ -286,43 +286,15 @@ func extRunProposer(ext extRunTarget, caps capability.Set, l pipeline.Launched, 
 	// is hashed only when there is none (tier 2).
 	if sum, ok := l.ArtifactSum(); ok {
 		id = id.WithArtifact(sum)
-	} else if sum, err := pipeline.ArtifactSum(ext.path); err == nil {
+	} else if sum, err := pipeline.ArtifactSum(ext.Path); err == nil {
 		id = id.WithArtifact(sum)
 	}
-	who := pipeline.Proposer{Extension: id, Tier: ext.tier, Caps: &caps, Layers: l.Layers()}
-	if ext.manifest != nil {
-		g := ext.manifest.PathGrant(st.cfg, pathrule.Bytes)
+	who := pipeline.Proposer{Extension: id, Tier: ext.Tier, Caps: &caps, Layers: l.Layers()}
+	if ext.Manifest != nil {
+		g := ext.Manifest.PathGrant(st.cfg, pathrule.Bytes)
 		who.Paths = &g
 	}
 	return who, nil
-}
-
-// extRunExitCode maps a run that produced no plan to the closed set of exit
-// codes.
-//
-// A child's stdout that plan.Decode refuses under a plan.* rule (malformed,
-// unknown field, too large, too many intents, field too large, ...) exits 4,
-// not 3. Exit 3 says the host understood a plan and refused it under its
-// rules, so the fix is a different plan; bytes that never became a plan are
-// the extension failing the protocol, like a crash, and the bounds that kill
-// a child are the limits 4 is for. (`lola plan validate` refuses the same
-// bytes with 3: there the file itself is the plan under review.) The
-// decoder also applies the lexical remote rules (remote.method, ...): a plan
-// refused by those was a well-formed plan the policy rejects, so it is 3.
-func extRunExitCode(res child.Result) int {
-	if res.Outcome == child.OutcomePlanRefused {
-		vs := rejection.All(res.Err)
-		policy := len(vs) > 0
-		for _, v := range vs {
-			if strings.HasPrefix(v.Rule.String(), "plan.") {
-				policy = false
-			}
-		}
-		if policy {
-			return exitRejected
-		}
-	}
-	return exitExtension
 }
 
 // extRunFailure is the one-line message for a run that produced no plan.
@@ -334,7 +306,7 @@ func extRunFailure(name string, l pipeline.Launched) error {
 		what = "was killed"
 	case child.OutcomePlanRefused:
 		what = "returned no plan lola accepts"
-		if extRunExitCode(res) == exitRejected {
+		if exitcode.ForChild(res) == exitRejected {
 			what = "returned a plan that was rejected"
 		}
 	case child.OutcomeExitNonZero:
@@ -355,66 +327,6 @@ func extRunFailure(name string, l pipeline.Launched) error {
 		what += " (" + l.Shim.Outcome.Error() + ")"
 	}
 	return fmt.Errorf("extension %s %s (nothing applied)", extRunShown(name), what)
-}
-
-type extRunTarget struct {
-	name     string // what messages and reports show
-	path     string // the artifact, absolute; never shown
-	tier     audit.Tier
-	manifest *extension.Extension // nil for a bare artifact
-}
-
-// resolveExtRunTarget classifies EXT: a directory holding a manifest (or
-// the name of an extension lola knows: built-in or under
-// $LOLA_HOME/extensions) runs its preferred built tier; a .wasm file is a
-// bare tier-1 module, an executable regular file a bare tier-2 extension.
-func resolveExtRunTarget(arg, home string) (extRunTarget, error) {
-	abs, err := filepath.Abs(arg)
-	if err != nil {
-		return extRunTarget{}, err
-	}
-	name := filepath.Base(abs)
-	st, err := os.Stat(abs)
-	if err != nil && !strings.ContainsAny(arg, `/\`) && extension.ValidName(arg) {
-		cat, derr := extension.Discover(home)
-		if derr != nil {
-			return extRunTarget{}, derr
-		}
-		e, lerr := cat.Lookup(arg)
-		if lerr != nil {
-			return extRunTarget{}, fmt.Errorf("extension %s: no such file, and %v", arg, lerr)
-		}
-		return extRunFromManifest(e)
-	}
-	if err != nil {
-		return extRunTarget{}, fmt.Errorf("extension %s: no such file", arg)
-	}
-	switch {
-	case st.IsDir():
-		e, err := extension.Load(abs)
-		if err != nil {
-			return extRunTarget{}, fmt.Errorf("extension %s: %w", arg, err)
-		}
-		return extRunFromManifest(e)
-	case !st.Mode().IsRegular():
-		return extRunTarget{}, fmt.Errorf("extension %s is not a regular file", arg)
-	case strings.EqualFold(filepath.Ext(abs), ".wasm"):
-		return extRunTarget{name: strings.TrimSuffix(name, filepath.Ext(name)), path: abs, tier: audit.TierWasm}, nil
-	case runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
-		return extRunTarget{}, fmt.Errorf("extension %s is not executable (chmod +x it)", arg)
-	}
-	return extRunTarget{name: name, path: abs, tier: audit.TierNative}, nil
-}
-
-func extRunFromManifest(e *extension.Extension) (extRunTarget, error) {
-	if e.Kind() == extension.KindHook {
-		return extRunTarget{}, fmt.Errorf("extension %s is an install hook: it writes no plan (lola install runs it)", e.Name())
-	}
-	a, ok := e.Artifact(e.Tier())
-	if !ok || !a.Present() || a.HostPath() == "" {
-		return extRunTarget{}, fmt.Errorf("extension %s: its %s artifact is not built (lola ext build)", e.Name(), e.Tier())
-	}
-	return extRunTarget{name: e.Name(), path: a.HostPath(), tier: e.AuditTier(), manifest: e}, nil
 }
 
 // loadExtRunRequest returns the request to send: the empty generate request
@@ -522,11 +434,11 @@ type extRunViolation struct {
 	Detail  string      `json:"detail"`
 }
 
-func newExtRunReport(e extRunTarget, l pipeline.Launched) extRunReport {
+func newExtRunReport(e extension.RunTarget, l pipeline.Launched) extRunReport {
 	res := l.Child
 	rep := extRunReport{
-		Extension: e.name,
-		Tier:      e.tier.String(),
+		Extension: e.Name,
+		Tier:      e.Tier.String(),
 		Outcome:   "extension-failed",
 		Child: extRunChild{
 			Outcome:              res.Outcome,
@@ -603,41 +515,15 @@ func extRunDescribe(p *plan.Plan, i int) extRunIntent {
 	case in.Rename != nil:
 		r.From, r.To = in.Rename.From, in.Rename.To
 	case in.Fetch != nil:
-		r.URL, r.Dest = extRunRedactURL(in.Fetch.URL), in.Fetch.Dest
+		r.URL, r.Dest = remote.RedactURL(in.Fetch.URL), in.Fetch.Dest
 		for k := range in.Fetch.Headers {
 			r.Headers = append(r.Headers, k)
 		}
 		sort.Strings(r.Headers)
 	case in.Clone != nil:
-		r.URL, r.Dest, r.Ref, r.Depth = extRunRedactURL(in.Clone.URL), in.Clone.Dest, in.Clone.Ref, in.Clone.Depth
+		r.URL, r.Dest, r.Ref, r.Depth = remote.RedactURL(in.Clone.URL), in.Clone.Dest, in.Clone.Ref, in.Clone.Depth
 	}
 	return r
-}
-
-// extRunRedactURL hides what in a URL can be a credential: userinfo, the
-// fragment, and every query value (signed URLs carry tokens there). A query
-// parameter's name is kept; a parameter without "=" (a bare token) is not.
-func extRunRedactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable url)"
-	}
-	if u.User != nil {
-		u.User = url.User("redacted")
-	}
-	if u.RawQuery != "" {
-		var kept []string
-		for _, p := range strings.Split(u.RawQuery, "&") {
-			if k, _, ok := strings.Cut(p, "="); ok {
-				kept = append(kept, k+"=redacted")
-			} else if p != "" {
-				kept = append(kept, "redacted")
-			}
-		}
-		u.RawQuery = strings.Join(kept, "&")
-	}
-	u.Fragment, u.RawFragment = "", ""
-	return u.String()
 }
 
 // printHuman prints the report for people: a heading, then one line per

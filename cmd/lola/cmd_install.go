@@ -12,7 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/exitcode"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
@@ -31,14 +34,22 @@ type installFlags struct {
 	force       bool
 	replaceLink bool
 	workspace   string
+	verbose     bool
 }
 
 func newInstallCmd() *cobra.Command {
 	var f installFlags
 	c := &cobra.Command{
-		Use:   "install MODULE -a ASSISTANT [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--json] [PROJECT]",
+		Use:   "install MODULE [-a ASSISTANT] [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--json] [PROJECT]",
 		Short: "Install a module's skills, commands, agents and instructions for an assistant",
-		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads.
+		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads;
+without -a, for every assistant target lola knows (but copilot-cli, whose
+files copilot-vscode also writes, as today's Lola decides), one after the
+other, under one audit correlation id (the first failure stops the rest).
+
+MODULE may also be NAME@REF (fetch a git module again at REF first),
+@MARKET/NAME or @MARKET/NAME@REF (fetch it from a marketplace's catalog),
+or a name only one enabled marketplace offers.
 
 The assistant's target extension (claude-code, copilot-cli, copilot-vscode,
 cursor, gemini-cli, openclaw, opencode,
@@ -84,8 +95,8 @@ The install is recorded in $LOLA_HOME/installed.yml ('lola list'); every
 audit record of one install shares one correlation id ('lola audit show
 --correlation ID').
 
-Exit status: 0 installed (or dry run); 2 usage (unknown module or
-assistant, bad scope or project, a hook outside the module, --dry-run of a
+Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
+2 usage (unknown assistant, bad scope or project, a hook outside the module, --dry-run of a
 native target); 3 the plan was rejected (nothing applied); 4 the
 pre-install hook or the target extension failed (nothing applied); 5
 applied then rolled back; 6 rollback failed.`,
@@ -113,7 +124,7 @@ applied then rolled back; 6 rollback failed.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli, openclaw, opencode, ... (required)")
+	fl.StringVarP(&f.assistant, "assistant", "a", "", "assistant to install for: claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli, openclaw, opencode, ... (default: every one but copilot-cli, one after the other)")
 	fl.StringVarP(&f.scope, "scope", "s", "project", "project (into PROJECT) or user (into your home)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the plan and the hooks that would run; change nothing")
 	fl.StringVar(&f.preInstall, "pre-install", "", "script in the module to run before installing (wins over lola.yaml)")
@@ -122,7 +133,7 @@ applied then rolled back; 6 rollback failed.`,
 	fl.BoolVarP(&f.force, "force", "f", false, "take over existing files lola did not write (audited; refused by default)")
 	fl.BoolVar(&f.replaceLink, "replace-symlinks", false, "replace symbolic links on paths the install writes (audited; uninstall restores them)")
 	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace: a name (~/.openclaw/workspace-NAME) or a path; default ~/.openclaw/workspace (only with -a openclaw)")
-	_ = c.MarkFlagRequired("assistant")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every change (lola always does; accepted for today's Lola's scripts)")
 	return c
 }
 
@@ -146,8 +157,39 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	rep, err := install.Install(ctx, o)
-	return installFinish(cmd, rep, err, f.json)
+	if o.Module, err = installResolve(cmd, ctx, o, f.dryRun); err != nil {
+		return err
+	}
+	if f.assistant != "" {
+		rep, err := install.Install(ctx, o)
+		return installFinish(cmd, rep, err, f.json)
+	}
+	// No -a: every assistant target lola knows, as today's Lola does when
+	// it cannot ask; one correlation id; the first failure stops the rest.
+	all, err := extension.DefaultTargets(o.Home)
+	if err != nil {
+		return withCode(exitInternal, err)
+	}
+	if !o.DryRun {
+		if o.Correlation, err = audit.NewCorrelation(); err != nil {
+			return withCode(exitInternal, err)
+		}
+	}
+	for i, a := range all {
+		oa := o
+		oa.Assistant = a
+		if err := openClawRoot(&oa, a, "", len(args) > 1); err != nil {
+			return err
+		}
+		rep, err := install.Install(ctx, oa)
+		if ferr := installFinish(cmd, rep, err, f.json); ferr != nil {
+			if len(all[i+1:]) > 0 && !f.json {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: not installed (stopped at %s): %s\n", a, strings.Join(all[i+1:], ", "))
+			}
+			return ferr
+		}
+	}
+	return nil
 }
 
 // installOptions builds the options every install command shares: state,
@@ -242,6 +284,9 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON boo
 	}
 	if err != nil {
 		code := installExitCode(rep, err)
+		if errors.Is(err, install.ErrModuleNotFound) {
+			err = fmt.Errorf("module %s not found in the store (lola mod ls lists it; lola mod add SOURCE adds one)", rep.Module)
+		}
 		if asJSON {
 			return withCode(code, errors.New(""))
 		}
@@ -255,7 +300,9 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON boo
 
 func installExitCode(rep install.Report, err error) int {
 	switch {
-	case errors.Is(err, install.ErrUsage), errors.Is(err, install.ErrModuleNotFound),
+	case errors.Is(err, install.ErrModuleNotFound):
+		return exitInternal // today's Lola exits 1 for an unknown module
+	case errors.Is(err, install.ErrUsage),
 		errors.Is(err, install.ErrUnknownAssistant), errors.Is(err, install.ErrHookInvalid),
 		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled):
 		return exitUsage
@@ -263,7 +310,7 @@ func installExitCode(rep install.Report, err error) int {
 		return exitExtension
 	case errors.Is(err, install.ErrTargetFailed):
 		if rep.Launched != nil {
-			return extRunExitCode(rep.Launched.Child)
+			return exitcode.ForChild(rep.Launched.Child)
 		}
 		return exitExtension
 	case len(rejection.All(err)) > 0:
@@ -412,7 +459,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
 		}
 	case pipeline.OutcomeCommitted:
-		past := map[schema.Operation]string{schema.OperationInstall: "installed", schema.OperationUninstall: "uninstalled"}[rep.Operation]
+		past := map[schema.Operation]string{schema.OperationInstall: "Installed", schema.OperationUninstall: "Uninstalled"}[rep.Operation]
 		prep := "into"
 		if rep.Operation == schema.OperationUninstall {
 			prep = "from"

@@ -61,7 +61,7 @@ listed.`,
 				return jsonOrInternal(out, map[string]any{"installations": list})
 			}
 			if len(recs) == 0 {
-				fmt.Fprintln(out, "no modules installed (lola install MODULE -a ASSISTANT)")
+				fmt.Fprintln(out, "No modules installed (lola install MODULE -a ASSISTANT)")
 				return nil
 			}
 			for _, r := range recs {

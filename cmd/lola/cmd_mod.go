@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -63,8 +64,8 @@ func modStore() (*module.Store, string, error) {
 // input (a path rule, a bound, not a module, an unrunnable hook or a bad
 // lola.yaml) is 3, nothing stored; a
 // request the store cannot honour as asked (a bad name, an existing or
-// missing module, a module in use, an unsupported source) is 2; anything
-// else is 1.
+// module in use, an unsupported source) is 2; an unknown module is 1, as
+// today's Lola has it; anything else is 1.
 func modExit(err error) error {
 	var v *rejection.Violation
 	var le *module.LimitError
@@ -73,7 +74,10 @@ func modExit(err error) error {
 	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule),
 		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):
 		return withCode(exitRejected, err)
-	case errors.Is(err, module.ErrName), errors.Is(err, module.ErrExists), errors.Is(err, module.ErrNotFound), errors.As(err, &inUse):
+	case errors.Is(err, module.ErrNotFound):
+		// Today's Lola exits 1 for an unknown module, and scripts test it.
+		return withCode(exitInternal, fmt.Errorf("%w (not found in the store; see lola mod ls)", err))
+	case errors.Is(err, module.ErrName), errors.Is(err, module.ErrExists), errors.As(err, &inUse):
 		return withCode(exitUsage, err)
 	}
 	return withCode(exitInternal, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/remote"
 )
@@ -13,10 +14,10 @@ import (
 func init() { modCommands = append(modCommands, newModAddCmd) }
 
 func newModAddCmd() *cobra.Command {
-	var name, ref string
+	var name, ref, content string
 	var force, asJSON bool
 	c := &cobra.Command{
-		Use:   "add SOURCE [--name NAME] [--force] [--ref REF] [--json]",
+		Use:   "add SOURCE [--name NAME] [--force] [--ref REF] [--module-content DIR] [--json]",
 		Short: "Add a module from a folder, a .zip, a .tar/.tar.gz/.tgz or a git URL",
 		Long: `Add a module to the store ($LOLA_HOME/modules/NAME).
 
@@ -46,7 +47,8 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
   lola mod add ~/Downloads/skills.zip --name team-skills
   lola mod add ./release.tar.gz --force
   lola mod add https://github.com/user/my-skills.git --ref v1.0.0
-  lola mod add git@github.com:user/my-skills.git`,
+  lola mod add git@github.com:user/my-skills.git
+  lola mod add https://github.com/org/monorepo.git --module-content packages/skills`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := module.ParseSource(args[0])
@@ -56,7 +58,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 				}
 				return withCode(exitUsage, err) // not found, unsupported kind
 			}
-			o := module.AddOptions{Force: force, Bounds: module.DefaultBounds(), Ref: ref}
+			o := module.AddOptions{Force: force, Bounds: module.DefaultBounds(), Ref: ref, Content: content}
 			if name != "" {
 				if o.Name, err = modParseName(name); err != nil {
 					return err
@@ -84,6 +86,9 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 				return modExit(err)
 			}
 			m := added.Module
+			if err := modsource.Write(home, m.Name(), modsource.Of(src, ref, content, added)); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s was added, but its source was not recorded (mod update will not find it): %v\n", m.Name(), err)
+			}
 			if asJSON {
 				return jsonOrInternal(cmd.OutOrStdout(), struct {
 					modSummary
@@ -111,6 +116,8 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 	c.Flags().BoolVar(&force, "force", false, "replace an existing module of that name")
 	c.Flags().StringVar(&ref, "ref", "", "git only: branch, tag, full ref or 40-hex commit to check out")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the added module as JSON")
+	c.Flags().StringVar(&content, "module-content", "", "the module's directory inside SOURCE (a monorepo's packages/skills); '/' or empty: auto (module/, else the root)")
+	c.Flags().StringVar(&content, "content-path", "", "same as --module-content")
 	return c
 }
 

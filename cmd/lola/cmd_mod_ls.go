@@ -10,9 +10,9 @@ import (
 func init() { modCommands = append(modCommands, newModLsCmd) }
 
 func newModLsCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, verbose bool
 	c := &cobra.Command{
-		Use:   "ls [--json]",
+		Use:   "ls [-v] [--json]",
 		Short: "List the modules in the store",
 		Long: `List the modules in $LOLA_HOME/modules with what each holds. A directory
 in the store that is not a valid module is listed with its error.`,
@@ -43,7 +43,7 @@ in the store that is not a valid module is listed with its error.`,
 			}
 			w := cmd.OutOrStdout()
 			if len(out) == 0 {
-				fmt.Fprintln(w, "No modules. Add one with: lola mod add SOURCE")
+				fmt.Fprintln(w, "No modules found in the store. Add one with: lola mod add SOURCE")
 				return nil
 			}
 			for _, m := range out {
@@ -62,10 +62,21 @@ in the store that is not a valid module is listed with its error.`,
 					parts = append(parts, "hooks: "+strings.Join(m.Hooks, ", "))
 				}
 				fmt.Fprintf(w, "%s  %s\n", m.Name, strings.Join(parts, ", "))
+				if verbose {
+					for _, l := range []struct {
+						what  string
+						names []string
+					}{{"skills", m.Skills}, {"commands", m.Commands}, {"agents", m.Agents}, {"mcps", m.MCPs}} {
+						if len(l.names) > 0 {
+							fmt.Fprintf(w, "  %s: %s\n", l.what, modPrintable(strings.Join(l.names, ", ")))
+						}
+					}
+				}
 			}
 			return nil
 		},
 	}
+	c.Flags().BoolVarP(&verbose, "verbose", "v", false, "also name each module's skills, commands, agents and MCP servers")
 	c.Flags().BoolVar(&asJSON, "json", false, `print {"modules": [{"name", "skills", "commands", "agents", "instructions", "mcps", "hooks", "error"}]}`)
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/modsource"
 )
 
 func init() { modCommands = append(modCommands, newModRmCmd) }
@@ -20,7 +21,7 @@ install of it, rm refuses (uninstall first, or --force to remove it anyway;
 its installed files stay where they are). The module disappears from the
 store in one rename, then its files are deleted.
 
-Exit status: 0 removed; 2 no such module, bad name, or still installed.`,
+Exit status: 0 removed; 1 no such module; 2 bad name, or still installed.`,
 		Example: `  lola mod rm my-skills
   lola mod rm my-skills --force`,
 		Args: cobra.ExactArgs(1),
@@ -35,6 +36,9 @@ Exit status: 0 removed; 2 no such module, bad name, or still installed.`,
 			}
 			if err := install.RemoveModule(s, home, name, force); err != nil {
 				return modExit(err)
+			}
+			if err := modsource.Remove(home, name); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s's source record stays: %v\n", name, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Removed %s\n", name)
 			return nil

@@ -137,7 +137,7 @@ func TestInstallCLIAppliesRecordsAndLists(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"pre-install hook scripts/pre.sh: ok", "  | pre-install ran", "installed sample for fake into project", "+ .claude/skills/alpha/SKILL.md", "audit correlation "} {
+	for _, want := range []string{"pre-install hook scripts/pre.sh: ok", "  | pre-install ran", "Installed sample for fake into project", "+ .claude/skills/alpha/SKILL.md", "audit correlation "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -177,8 +177,8 @@ func TestInstallCLIExitCodes(t *testing.T) {
 		code int
 		say  string
 	}{
-		{"no assistant", []string{"install", "sample", w.project}, exitUsage, "assistant"},
-		{"unknown module", []string{"install", "nope", "-a", "fake", w.project}, exitUsage, "no such module"},
+		{"no assistant: every one, stopping at the first failure", []string{"install", "sample", w.project}, exitExtension, "pre-install hook failed"},
+		{"unknown module", []string{"install", "nope", "-a", "fake", w.project}, exitInternal, "not found"},
 		{"unknown assistant", []string{"install", "sample", "-a", "emacs", w.project}, exitUsage, "emacs"},
 		{"bad scope", []string{"install", "sample", "-a", "fake", "--scope", "global", w.project}, exitUsage, "--scope"},
 		{"project with user scope", []string{"install", "sample", "-a", "fake", "--scope", "user", w.project}, exitUsage, "PROJECT"},

@@ -12,7 +12,7 @@ func TestListReadsTodaysInstalledYML(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("LOLA_HOME", home)
 	code, out, _ := runLola(t, "list")
-	if code != 0 || !strings.Contains(out, "no modules installed") {
+	if code != 0 || !strings.Contains(out, "No modules installed") {
 		t.Fatalf("empty list: %d %s", code, out)
 	}
 	today := "version: '1.0'\ninstallations:\n- module: tools\n  assistant: cursor\n  scope: project\n  project_path: /work/app\n  skills: [a, b]\n  commands: [c]\n  agents: []\n  mcps: []\n  has_instructions: true\n- module: \"evil\\e[31m\"\n  assistant: claude-code\n  scope: user\n"

@@ -115,7 +115,7 @@ func TestModAddLsInfoRm(t *testing.T) {
 	if got := modStoreEntries(t, home); len(got) != 0 {
 		t.Fatalf("store after rm: %v", got)
 	}
-	if code, _, _ = runModCLI(t, "info", "team-skills"); code != exitUsage {
+	if code, _, _ = runModCLI(t, "info", "team-skills"); code != exitInternal {
 		t.Fatalf("info of a removed module: %d", code)
 	}
 }

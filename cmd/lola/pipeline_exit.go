@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
 )
@@ -28,11 +29,11 @@ func pipelineExit(pr pipeline.Result, asJSON bool, errOut io.Writer) error {
 				fmt.Fprintln(errOut, "  "+v.Error())
 			}
 		}
-		return withCode(exitRejected, errors.New(""))
+		return withCode(exitcode.ForOutcome(pr.Outcome), errors.New(""))
 	case pipeline.OutcomeRolledBack:
-		return quiet(exitRolledBack, fmt.Errorf("%s; rolled back, the tree is as it was before the plan", pipelineFailure(pr)))
+		return quiet(exitcode.ForOutcome(pr.Outcome), fmt.Errorf("%s; rolled back, the tree is as it was before the plan", pipelineFailure(pr)))
 	default:
-		return quiet(exitRollbackFailed, fmt.Errorf("ROLLBACK FAILED: %s, and undoing it failed (%v). The tree under --root is in NEITHER the pre-plan NOR the post-plan state. Run 'lola recover --root DIR'; the staging directory has been kept", pipelineFailure(pr), pr.RollbackErr))
+		return quiet(exitcode.ForOutcome(pr.Outcome), fmt.Errorf("ROLLBACK FAILED: %s, and undoing it failed (%v). The tree under --root is in NEITHER the pre-plan NOR the post-plan state. Run 'lola recover --root DIR'; the staging directory has been kept", pipelineFailure(pr), pr.RollbackErr))
 	}
 }
 

@@ -24,21 +24,34 @@ func withCode(code int, err error) error { return &exitError{code: code, err: er
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "lola",
-		Short: "Lola installs AI skills, commands, agents and instructions through sandboxed extensions",
-		Long: `Lola installs modules (skills, commands, agents, instructions) into the files
-AI assistants read. Every effect flows through an extension that returns a
-plan; lola validates the plan whole, logs it, and applies it atomically.`,
+		Short: "lola - AI Skills Package Manager",
+		Long: `lola - AI Skills Package Manager
+
+Lola installs modules (skills, commands, agents, instructions, MCP servers)
+into the files AI assistants read: Claude Code, Cursor, Gemini CLI, OpenCode
+and more. Every effect flows through an extension that returns a plan; lola
+validates the plan whole, logs it, and applies it atomically.
+
+Quick start:
+  lola mod add GIT-URL|FOLDER|ZIP|TAR   add a module to the store
+  lola mod ls                           list the modules in the store
+  lola install MODULE -a ASSISTANT      install a module for an assistant
+
+More help on any command: lola COMMAND --help (or -h).`,
+		Version:       lolaVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetVersionTemplate("lola {{.Version}}\n")
 	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodeHelp + "\n")
 	root.AddCommand(newPlanCmd(), newExtCmd(), newExtensionHostCmd())
 	for _, c := range topCommands {
 		root.AddCommand(c())
 	}
+	strictUsage(root)
 	return root
 }
 

@@ -409,10 +409,12 @@ func (j *job) openCorrelatedLog() (*audit.Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := audit.NewCorrelation()
-	if err != nil {
-		log.Close()
-		return nil, err
+	c := j.o.Correlation
+	if c.IsZero() {
+		if c, err = audit.NewCorrelation(); err != nil {
+			log.Close()
+			return nil, err
+		}
 	}
 	log.Correlate(c)
 	j.rep.Correlation = c

@@ -3,6 +3,7 @@ package install
 import (
 	"time"
 
+	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/schema"
@@ -60,6 +61,11 @@ type Options struct {
 	Environ []string
 	// Remote performs fetch and clone intents; nil fails a plan holding one.
 	Remote *remote.Client
+
+	// Correlation, when set, is the audit correlation id this install's
+	// records carry, so that one command running several installs (lola
+	// update, lola sync) is one correlation; zero means a fresh one.
+	Correlation audit.Correlation
 
 	// Warn receives non-fatal problems (a failed post-install hook, an
 	// audit event that could not be written); nil discards them.

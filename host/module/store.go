@@ -156,6 +156,10 @@ type AddOptions struct {
 	Ref      string // git only: branch, tag, full ref or commit; "" the default branch
 	Cloner   Cloner // required for git sources
 	Observer remote.HopObserver
+	// Content is the module's directory inside the source, a relative
+	// slash path (a monorepo's packages/skills); "" or "/" the source's
+	// root (where module/ is still preferred when present).
+	Content string
 }
 
 // Added reports a completed Add.
@@ -229,8 +233,13 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 		return nil, fmt.Errorf("%s %s: %w", src.kind, "source", err)
 	}
 	root := tree
+	if o.Content != "" && o.Content != "/" {
+		if root, err = contentDir(tree, o.Content); err != nil {
+			return nil, err
+		}
+	}
 	l, err := Discover(root, name.String())
-	if errors.Is(err, ErrNotModule) && (src.kind == SourceZip || src.kind == SourceTar) {
+	if errors.Is(err, ErrNotModule) && o.Content == "" && (src.kind == SourceZip || src.kind == SourceTar) {
 		if sub := singleDir(tree); sub != "" {
 			root = sub
 			l, err = Discover(root, name.String())

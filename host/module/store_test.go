@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -493,5 +494,47 @@ func TestFolderSourceOverlappingTheStoreRefused(t *testing.T) {
 	}
 	if got := storeEntries(t, s); len(got) != 0 {
 		t.Fatalf("store holds %v", got)
+	}
+}
+
+// AddOptions.Content picks a module inside a larger source; a path that
+// climbs or is absolute is path.invalid and stores nothing.
+func TestAddContentDir(t *testing.T) {
+	home, src := t.TempDir(), t.TempDir()
+	for p, body := range map[string]string{"packages/skills/skills/one/SKILL.md": "---\ndescription: one\n---\n", "README.md": "x"} {
+		full := filepath.Join(src, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source, err := ParseSource(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, _ := ParseName("mono")
+	for _, bad := range []string{"../x", "/etc", "packages/../..", "a//b"} {
+		if _, err := s.Add(context.Background(), source, AddOptions{Name: name, Content: bad}); len(rejection.All(err)) == 0 {
+			t.Errorf("content %q: %v", bad, err)
+		}
+	}
+	if _, err := s.Add(context.Background(), source, AddOptions{Name: name, Content: "absent"}); !errors.Is(err, ErrNotModule) {
+		t.Errorf("absent content dir: %v", err)
+	}
+	if es, _ := os.ReadDir(filepath.Join(home, ModulesDir)); len(es) != 0 {
+		t.Fatalf("refused adds stored %v", es)
+	}
+	a, err := s.Add(context.Background(), source, AddOptions{Name: name, Content: "packages/skills/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := a.Module.Layout(); len(l.Skills) != 1 || l.Skills[0].Name != "one" {
+		t.Fatalf("layout %+v", l)
 	}
 }

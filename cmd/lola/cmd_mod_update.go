@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/modsource"
+	"github.com/lola-pm/lola/host/module"
+)
+
+func init() { modCommands = append(modCommands, newModUpdateCmd) }
+
+func newModUpdateCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "update [NAME]",
+		Short: "Fetch modules again from the source they were added from",
+		Long: `Fetch NAME (or every module in the store) again from the folder, archive
+or git repository it was added from (recorded in $LOLA_HOME/sources/), at
+the recorded ref. Each module is staged and checked in full and replaces
+the old one in one step; a refused update leaves it as it was. Installed
+files do not change: run 'lola update' afterwards.
+
+Exit status: 0 updated (or nothing to update); 1 no such module, or a
+module could not be updated (the others still are); 2 a bad name;
+3 refused input.`,
+		Example: `  lola mod update
+  lola mod update my-skills`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, home, err := modStore()
+			if err != nil {
+				return err
+			}
+			var names []module.Name
+			if len(args) == 1 {
+				n, err := modParseName(args[0])
+				if err != nil {
+					return err
+				}
+				names = []module.Name{n}
+			} else {
+				ls, err := s.List()
+				if err != nil {
+					return withCode(exitInternal, err)
+				}
+				for _, l := range ls {
+					n, err := module.ParseName(l.Name)
+					if err != nil {
+						continue // List only yields valid names; skip rather than guess
+					}
+					names = append(names, n)
+				}
+			}
+			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if len(names) == 0 {
+				fmt.Fprintln(out, "No modules to update")
+				return nil
+			}
+			var cloner module.Cloner
+			var failed []string
+			var last error
+			for _, n := range names {
+				if cloner == nil {
+					c, err := modRemoteClient(home)
+					if err != nil {
+						return err
+					}
+					cloner = c
+				}
+				added, err := modsource.Update(cmd.Context(), s, home, n, modsource.UpdateOptions{Cloner: cloner})
+				if err != nil {
+					if len(names) > 1 {
+						fmt.Fprintf(errOut, "lola: %s: not updated: %v\n", n, err)
+					}
+					failed, last = append(failed, n.String()), err
+					continue
+				}
+				l := added.Module.Layout()
+				fmt.Fprintf(out, "Updated %s: %s, %s, %s\n", n, countText(len(l.Skills), "skill"), countText(len(l.Commands), "command"), countText(len(l.Agents), "agent"))
+			}
+			if len(failed) > 0 {
+				if len(names) == 1 {
+					return modExit(last)
+				}
+				return withCode(exitInternal, fmt.Errorf("%s not updated: %v", countText(len(failed), "module"), failed))
+			}
+			fmt.Fprintln(out, "Run 'lola update' to install the new content.")
+			return nil
+		},
+	}
+	return c
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/reinstall"
+	"github.com/lola-pm/lola/schema"
+)
+
+func init() { topCommands = append(topCommands, newUpdateCmd) }
+
+func newUpdateCmd() *cobra.Command {
+	var assistant string
+	var verbose, dryRun bool
+	c := &cobra.Command{
+		Use:   "update [MODULE] [-a ASSISTANT] [-v] [--dry-run]",
+		Short: "Install again, from the store's current content, what installed.yml records",
+		Long: `Run again every install $LOLA_HOME/installed.yml records (only MODULE's,
+only ASSISTANT's, when given) from the module's current content in the
+store: after 'lola mod update', or after editing a module. Each install is
+one plan through its assistant's target extension, validated whole and
+applied atomically, as 'lola install' does (its hooks run again).
+
+The installs run one after the other and share one audit correlation id
+('lola audit show --correlation ID'). The first one that fails stops the
+run: the ones before it stay updated, and the ones not yet run are listed.
+An install whose project directory is gone is skipped and reported stale.
+
+Exit status: 0 updated (or nothing to update); otherwise the failed
+install's code, as 'lola install' has them.`,
+		Example: `  lola update
+  lola update my-skills
+  lola update -a cursor --dry-run`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o, err := installOptions(cmd, "project", []string{""})
+			if err != nil {
+				return err
+			}
+			o.DryRun = dryRun
+			f := reinstall.Filter{Assistant: assistant}
+			if len(args) == 1 {
+				f.Module = args[0]
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			res, err := reinstall.Run(ctx, o, f)
+			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err == nil && len(res.Done) == 0 && len(res.Stale) == 0 {
+				fmt.Fprintln(out, "No installations to update")
+				return nil
+			}
+			for _, d := range res.Done {
+				fmt.Fprintf(out, "  %s  %s  %s: %s\n", modPrintable(d.Record.Module), modPrintable(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
+				for _, p := range d.Stale.Removed {
+					fmt.Fprintf(out, "    - %s (no longer in the module)\n", modPrintable(p))
+				}
+				for _, p := range d.Stale.Kept {
+					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", modPrintable(p))
+				}
+				if verbose && d.Report.Result != nil {
+					for _, c := range d.Report.Result.Changes {
+						installPrintChange(out, c)
+					}
+				}
+			}
+			for _, r := range res.Stale {
+				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", modPrintable(r.Module), modPrintable(r.Assistant), modPrintable(r.ProjectPath))
+			}
+			if err != nil {
+				if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
+					return withCode(exitInternal, err)
+				}
+				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false)
+				for _, r := range res.Remaining {
+					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", modPrintable(r.Module), modPrintable(r.Assistant), updateWhere(r))
+				}
+				if ferr == nil {
+					ferr = withCode(exitInternal, err)
+				}
+				return ferr
+			}
+			if !res.Correlation.IsZero() {
+				fmt.Fprintf(out, "audit correlation %s\n", res.Correlation)
+			}
+			fmt.Fprintln(out, "Update complete")
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVarP(&assistant, "assistant", "a", "", "only the installs for this assistant")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "list every file each install changed")
+	fl.BoolVar(&dryRun, "dry-run", false, "check every plan; change nothing")
+	return c
+}
+
+func updateWhere(r install.Record) string {
+	if r.Scope == string(schema.ScopeUser) {
+		return "user scope"
+	}
+	return "project " + modPrintable(r.ProjectPath)
+}
+
+func updateCounts(rep install.Report) string {
+	if rep.Result == nil {
+		return "no result"
+	}
+	s := installChangeCounts(rep.Result.Changes)
+	if rep.Result.Outcome.String() == "dry-run" {
+		s = "would be " + s
+	}
+	return s
+}

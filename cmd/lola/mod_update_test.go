@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mod update fetches a module again from where it was added; with nothing
+// in the store it says so; an unknown module is exit 1 "not found"; a
+// source that now breaks a rule leaves the stored module as it was.
+func TestModUpdateCLI(t *testing.T) {
+	home := modTestHome(t)
+	if code, out, _ := runModCLI(t, "update"); code != exitOK || !strings.Contains(out, "No modules to update") {
+		t.Fatalf("empty store: %d %q", code, out)
+	}
+	src := filepath.Join(t.TempDir(), "my-module")
+	modWriteFiles(t, src, map[string]string{"skills/one/SKILL.md": "---\ndescription: one\n---\n"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatalf("add: %d %s", code, errs)
+	}
+	modWriteFiles(t, src, map[string]string{"commands/two.md": "---\ndescription: two\n---\n"})
+	code, out, errs := runModCLI(t, "update", "my-module")
+	if code != exitOK || !strings.Contains(out, "Updated my-module: 1 skill, 1 command") {
+		t.Fatalf("update: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "my-module", "commands", "two.md")); err != nil {
+		t.Fatal("the update did not bring the new command")
+	}
+	if code, _, errs := runModCLI(t, "update", "nonexistent"); code != exitInternal || !strings.Contains(errs, "not found") {
+		t.Fatalf("unknown module: %d %q", code, errs)
+	}
+	modWriteFiles(t, src, map[string]string{"CON.md": "x", "con.md": "y"}) // a namespace clash the store refuses
+	if code, _, errs := runModCLI(t, "update", "my-module"); code != exitRejected {
+		t.Fatalf("refused update: %d %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "my-module", "con.md")); err == nil {
+		t.Fatal("a refused update changed the stored module")
+	}
+	if code, _, _ := runModCLI(t, "rm", "my-module", "--force"); code != exitOK {
+		t.Fatal("rm")
+	}
+	if _, err := os.Stat(filepath.Join(home, "sources", "my-module.yml")); err == nil {
+		t.Fatal("rm left the source record")
+	}
+}
+
+// Today's Lola's scenarios: an unknown module is exit 1 and "not found".
+func TestModUnknownIsNotFound(t *testing.T) {
+	modTestHome(t)
+	for _, args := range [][]string{{"rm", "nonexistent", "--force"}, {"info", "nonexistent"}} {
+		if code, _, errs := runModCLI(t, args...); code != exitInternal || !strings.Contains(errs, "not found") {
+			t.Errorf("mod %v: %d %q", args, code, errs)
+		}
+	}
+	for _, args := range [][]string{{"install", "nonexistent", "-a", "claude-code"}, {"uninstall", "nonexistent", "-a", "claude-code"}} {
+		if code, out, errs := runUsage(t, args...); code != exitInternal || !strings.Contains(errs, "not found") {
+			t.Errorf("%v: %d %q %q", args, code, out, errs)
+		}
+	}
+}
+
+// --module-content picks the module inside a larger folder, and mod
+// update fetches the same directory again.
+func TestModAddModuleContent(t *testing.T) {
+	home := modTestHome(t)
+	src := filepath.Join(t.TempDir(), "mono")
+	modWriteFiles(t, src, map[string]string{"packages/skills/skills/one/SKILL.md": "---\ndescription: one\n---\n", "README.md": "x"})
+	if code, out, errs := runModCLI(t, "add", src, "--module-content", "packages/skills"); code != exitOK || !strings.Contains(out, "1 skill") {
+		t.Fatalf("add: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := runModCLI(t, "add", src, "--name", "other", "--content-path", "../x"); code != exitRejected {
+		t.Fatalf("climbing content path: %d %s", code, errs)
+	}
+	modWriteFiles(t, src, map[string]string{"packages/skills/skills/two/SKILL.md": "---\ndescription: two\n---\n"})
+	if code, out, errs := runModCLI(t, "update", "mono"); code != exitOK || !strings.Contains(out, "2 skills") {
+		t.Fatalf("update: %d %s %s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "mono", "README.md")); err == nil {
+		t.Fatal("the module holds the source's root, not its content directory")
+	}
+}
+
+func TestModLsVerbose(t *testing.T) {
+	modTestHome(t)
+	src := filepath.Join(t.TempDir(), "vm")
+	modWriteFiles(t, src, map[string]string{"skills/one/SKILL.md": "---\ndescription: one\n---\n", "commands/go.md": "---\ndescription: go\n---\n"})
+	if code, _, errs := runModCLI(t, "add", src); code != exitOK {
+		t.Fatal(errs)
+	}
+	code, out, _ := runModCLI(t, "ls", "-v")
+	if code != exitOK || !strings.Contains(out, "  skills: one") || !strings.Contains(out, "  commands: go") {
+		t.Fatalf("%d %s", code, out)
+	}
+	if _, out, _ := runModCLI(t, "ls"); strings.Contains(out, "skills: one") {
+		t.Fatalf("ls without -v names skills:\n%s", out)
+	}
+}

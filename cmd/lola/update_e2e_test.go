@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// With the built targets: after a module loses a skill, lola update
+// removes the files lola wrote for it, keeps one the user edited (named
+// on stderr), drops the removed files from installed.yml, and the audit
+// log still verifies.
+func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
+	exe, _ := builtLola(t)
+	base := t.TempDir()
+	home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+	env := []string{"LOLA_HOME=" + home}
+	for _, s := range []string{"s1", "s2", "s3"} {
+		modWriteFiles(t, src, map[string]string{"skills/" + s + "/SKILL.md": "---\nname: " + s + "\ndescription: " + s + "\n---\nbody\n"})
+	}
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", "claude-code", project}} {
+		if r := runBuilt(t, exe, env, args...); r.code != 0 {
+			t.Fatalf("%v: %+v", args, r)
+		}
+	}
+	s3 := filepath.Join(project, ".claude/skills/s3/SKILL.md")
+	if err := os.WriteFile(s3, []byte("my edit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(src, "skills/s2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(src, "skills/s3")); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBuilt(t, exe, env, "mod", "update", "mm"); r.code != 0 {
+		t.Fatalf("mod update: %+v", r)
+	}
+	r := runBuilt(t, exe, env, "update", "mm")
+	if r.code != 0 || !strings.Contains(r.out, "- .claude/skills/s2/SKILL.md (no longer in the module)") || !strings.Contains(r.err, ".claude/skills/s3/SKILL.md is no longer in the module but changed") {
+		t.Fatalf("update: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s2")); err == nil {
+		t.Error("the removed skill's directory is still there")
+	}
+	if b, err := os.ReadFile(s3); err != nil || string(b) != "my edit\n" {
+		t.Errorf("the user's edit was lost: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s1/SKILL.md")); err != nil {
+		t.Error("the remaining skill is gone")
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "installed.yml")); strings.Contains(string(b), "skills/s2/") {
+		t.Errorf("installed.yml still records s2:\n%s", b)
+	}
+	if r := runBuilt(t, exe, env, "audit", "verify"); r.code != 0 {
+		t.Errorf("audit verify: %+v", r)
+	}
+}

@@ -1,0 +1,147 @@
+// Package reinstall is `lola update`: it runs again, from the store's
+// current module content, the installs $LOLA_HOME/installed.yml records,
+// each through its own target extension as one whole plan (host/install),
+// all under one audit correlation id.
+//
+// Guarantees:
+//   - One plan per install, each validated whole and applied atomically
+//     (install.Install); the installs run one after the other in
+//     installed.yml's order.
+//   - Refuse by default: the first install that fails stops the run. Every
+//     install finished before it stays as committed; the failed one is as
+//     its outcome says (nothing applied, or rolled back); the ones after it
+//     are not touched and are reported as Remaining, so the user knows
+//     exactly what is left.
+//   - An install whose project directory no longer exists is not run and
+//     is reported as Stale (it cannot be reached; nothing is changed).
+//   - Every audit record of the run carries Result.Correlation.
+//   - What the new version no longer has (a skill, command or agent the
+//     old record lists and the new one does not) is removed: the files
+//     lola recorded writing for it, when they still hold exactly what lola
+//     wrote, as one more audited plan under the same correlation; a file
+//     changed since is kept and reported (Done.Stale).
+//
+// Non-guarantees: stale files are found by name, as host/install
+// attributes files to items; a target that renames items beyond a prefix
+// leaves them. A dry run does not compute them.
+package reinstall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/schema"
+)
+
+// Filter selects installs; empty fields match all.
+type Filter struct {
+	Module    string
+	Assistant string
+}
+
+// Done is one install that ran.
+type Done struct {
+	Record install.Record
+	Report install.Report
+	Err    error // install.Install's error (nil when the pipeline ran)
+	Stale  Stale // what the new version no longer has, removed or kept
+}
+
+// Result reports a run.
+type Result struct {
+	Correlation audit.Correlation
+	Done        []Done           // committed (or dry-run) installs, in order
+	Failed      *Done            // the install that stopped the run, if any
+	Remaining   []install.Record // installs after the failure, not run
+	Stale       []install.Record // project directory gone: not run
+}
+
+// ErrStopped wraps the failure that stopped a run; Result.Failed and
+// Result.Remaining say where.
+var ErrStopped = errors.New("update stopped")
+
+// Run reinstalls every install matching f. base carries what every install
+// shares (Home, Config, Remote, Warn, DryRun, ...); its Module, Assistant,
+// Scope and Project are taken from each record. A nil error with no Done
+// and no Stale means nothing matched.
+func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
+	var res Result
+	reg, err := install.ReadRegistry(base.Home)
+	if err != nil {
+		return res, err
+	}
+	var todo []install.Record
+	for _, r := range reg.All() {
+		if (f.Module == "" || r.Module == f.Module) && (f.Assistant == "" || r.Assistant == f.Assistant) {
+			todo = append(todo, r)
+		}
+	}
+	if len(todo) == 0 {
+		return res, nil
+	}
+	if !base.DryRun {
+		if res.Correlation, err = audit.NewCorrelation(); err != nil {
+			return res, err
+		}
+	}
+	for i, r := range todo {
+		o := base
+		o.Module, o.Assistant, o.Scope = r.Module, r.Assistant, schema.Scope(r.Scope)
+		o.Project, o.Correlation = "", res.Correlation
+		if o.Scope != schema.ScopeUser {
+			o.Project = r.ProjectPath
+			if st, err := os.Stat(r.ProjectPath); r.ProjectPath == "" || err != nil || !st.IsDir() {
+				res.Stale = append(res.Stale, r)
+				continue
+			}
+		}
+		rep, err := install.Install(ctx, o)
+		d := Done{Record: r, Report: rep, Err: err}
+		if err == nil && (rep.Result == nil || !succeeded(rep.Result.Outcome)) {
+			err = fmt.Errorf("the plan was %s", outcomeOf(rep))
+		}
+		if err != nil {
+			res.Failed, res.Remaining = &d, todo[i+1:]
+			return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
+		}
+		if !base.DryRun && rep.Record != nil {
+			if d.Stale, err = cleanStale(ctx, base.Home, rep.Root, r, *rep.Record, res.Correlation); err != nil {
+				d.Err = err
+				res.Failed, res.Remaining = &d, todo[i+1:]
+				return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
+			}
+		}
+		res.Done = append(res.Done, d)
+	}
+	return res, nil
+}
+
+func cleanStale(ctx context.Context, home, root string, old, cur install.Record, c audit.Correlation) (Stale, error) {
+	if len(staleFiles(old, cur)) == 0 {
+		return Stale{}, nil
+	}
+	log, err := audit.Open(filepath.Join(home, audit.FileName))
+	if err != nil {
+		return Stale{}, err
+	}
+	defer log.Close()
+	log.Correlate(c)
+	return removeStale(ctx, root, home, old, cur, log)
+}
+
+func succeeded(o pipeline.Outcome) bool {
+	return o == pipeline.OutcomeCommitted || o == pipeline.OutcomeDryRun
+}
+
+func outcomeOf(rep install.Report) string {
+	if rep.Result == nil {
+		return "not produced"
+	}
+	return rep.Result.Outcome.String()
+}

@@ -1,0 +1,142 @@
+package reinstall
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/host/plan"
+)
+
+// Stale is what a reinstall found the new module version no longer has.
+type Stale struct {
+	Removed []string // files deleted (they held what lola wrote)
+	Kept    []string // files left because they changed since lola wrote them
+}
+
+// staleFiles lists the files of old's record that belong to an item
+// (skill, command, agent) the new record no longer lists: a path with a
+// component equal to the item's name or ending in "-<name>" (a
+// module-prefixed file), the last component compared without its
+// extension. It mirrors how host/install attributes written files to
+// items, and considers only files lola recorded writing.
+func staleFiles(old, cur install.Record) []string {
+	gone := map[string]bool{}
+	for _, pair := range [][2][]string{{old.Skills, cur.Skills}, {old.Commands, cur.Commands}, {old.Agents, cur.Agents}} {
+		now := map[string]bool{}
+		for _, n := range pair[1] {
+			now[n] = true
+		}
+		for _, n := range pair[0] {
+			if !now[n] {
+				gone[n] = true
+			}
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	var out []string
+	for p := range old.Files {
+		comps := strings.Split(p, "/")
+		last := len(comps) - 1
+		comps[last] = strings.TrimSuffix(comps[last], path.Ext(comps[last]))
+	match:
+		for _, c := range comps {
+			for n := range gone {
+				if c == n || strings.HasSuffix(c, "-"+n) {
+					out = append(out, p)
+					break match
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// removeStale deletes, as one plan through the pipeline (validated whole,
+// applied atomically, audited under log's correlation as a plan lola
+// itself proposes), the stale files that still hold exactly what lola
+// wrote; a file changed since is kept and reported. The record loses the
+// deleted files; directories the install created are removed once empty.
+func removeStale(ctx context.Context, root string, home string, old, cur install.Record, log *audit.Log) (Stale, error) {
+	var st Stale
+	type intent struct {
+		Op   string `json:"op"`
+		Path string `json:"path"`
+	}
+	var intents []intent
+	for _, p := range staleFiles(old, cur) {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		sum := sha256.Sum256(b)
+		if err != nil || hex.EncodeToString(sum[:]) != old.Files[p] {
+			st.Kept = append(st.Kept, p)
+			continue
+		}
+		intents = append(intents, intent{Op: "delete", Path: p})
+	}
+	if len(intents) == 0 {
+		return st, nil
+	}
+	body, err := json.Marshal(map[string]any{"protocol": 1, "intents": intents})
+	if err != nil {
+		return st, err
+	}
+	p, err := plan.Decode(bytes.NewReader(body), plan.DefaultLimits())
+	if err != nil {
+		return st, err
+	}
+	id, err := audit.NewExtension("lola-update", "")
+	if err != nil {
+		return st, err
+	}
+	res, err := pipeline.Apply(ctx, root, p, pipeline.Proposer{Extension: id, Tier: audit.TierPlanFile}, pipeline.Options{Log: log})
+	if err != nil {
+		return st, err
+	}
+	if res.Outcome != pipeline.OutcomeCommitted {
+		return st, errors.New("removing what the new version no longer has: the plan was " + res.Outcome.String())
+	}
+	for _, in := range intents {
+		st.Removed = append(st.Removed, in.Path)
+	}
+	// Directories the install created, deepest first, once empty.
+	dirs := append([]string(nil), old.CreatedDirs...)
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
+	for _, d := range dirs {
+		_ = os.Remove(filepath.Join(root, filepath.FromSlash(d))) // fails unless empty
+	}
+	err = install.UpdateRegistry(home, func(reg *install.Registry) error {
+		for _, r := range reg.Find(cur.Module, cur.Assistant, cur.Scope, cur.ProjectPath) {
+			for _, p := range st.Removed {
+				delete(r.Files, p)
+			}
+			var kept []string
+			for _, d := range r.CreatedDirs {
+				if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(d))); err == nil {
+					kept = append(kept, d)
+				}
+			}
+			r.CreatedDirs = kept
+			reg.Put(r)
+		}
+		return nil
+	})
+	return st, err
+}

@@ -1,0 +1,49 @@
+package sync
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lola-pm/lola/host/version"
+)
+
+func TestParseLine(t *testing.T) {
+	r, err := ParseLine("  https://github.com/u/r.git#subdirectory=plugins/dev&assistant=claude-code, cursor ", 3)
+	if err != nil || r.Ref != "https://github.com/u/r.git" || r.Subdirectory != "plugins/dev" || strings.Join(r.Assistants, ",") != "claude-code,cursor" || r.Line != 3 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	r, err = ParseLine("@community/git-tools>=1.0,<2", 1)
+	if err != nil || r.Ref != "@community/git-tools" {
+		t.Fatalf("%+v %v", r, err)
+	}
+	v2, _ := version.Parse("2.0")
+	v1, _ := version.Parse("1.5")
+	if r.Spec.Admits(v2) || !r.Spec.Admits(v1) {
+		t.Fatalf("spec %s", r.Spec)
+	}
+	r, err = ParseLine("python-tools^0.3", 1)
+	if err != nil || r.Ref != "python-tools" || r.Spec.String() != "^0.3" {
+		t.Fatalf("%+v %v", r, err)
+	}
+	for _, l := range []string{"", "   ", "# comment"} {
+		if r, err := ParseLine(l, 1); r != nil || err != nil {
+			t.Errorf("%q: %+v %v", l, r, err)
+		}
+	}
+	for _, l := range []string{">=1.0", "x =>1", "x#evil=1", "a b", "x>=1.0+local", "x\x1b[31m"} {
+		if _, err := ParseLine(l, 7); !errors.Is(err, ErrParse) {
+			t.Errorf("%q: %v", l, err)
+		}
+	}
+}
+
+// One bad line refuses the whole file.
+func TestParseRefusesWhole(t *testing.T) {
+	if _, err := Parse([]byte("good\nbad>=x\n")); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 2") {
+		t.Fatal(err)
+	}
+	if _, err := Parse([]byte(strings.Repeat("a\n", MaxLines+1))); !errors.Is(err, ErrParse) {
+		t.Fatal(err)
+	}
+}

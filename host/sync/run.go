@@ -1,0 +1,262 @@
+package sync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/market"
+	"github.com/lola-pm/lola/host/modsource"
+	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/host/version"
+	"github.com/lola-pm/lola/schema"
+)
+
+// Options configures Run.
+type Options struct {
+	// Base carries what every install shares (Home, Config, Remote, Warn,
+	// ...); Module, Assistant, Scope, Project and Correlation are set per
+	// step.
+	Base    install.Options
+	Project string // absolute
+	// Assistants overrides every line's (the CLI's -a); empty: the line's
+	// #assistant=, else every target extension lola knows.
+	Assistants []string
+	DryRun     bool
+	Market     *market.Registry // nil: @MARKET references fail
+}
+
+// Outcome of one step.
+type Outcome string
+
+// Step outcomes.
+const (
+	Installed    Outcome = "installed"
+	Skipped      Outcome = "already installed"
+	WouldInstall Outcome = "would install"
+)
+
+// Step is one module for one assistant.
+type Step struct {
+	Req       Requirement
+	Module    string
+	Assistant string
+	Outcome   Outcome
+	Version   string // the version checked, when known
+	Unchecked bool   // the line has a specifier but the version is unknown
+	Report    install.Report
+	Err       error
+}
+
+// Result reports a run.
+type Result struct {
+	Correlation audit.Correlation
+	Done        []Step
+	Failed      *Step
+	Remaining   []Requirement // lines not (fully) processed after the failure
+}
+
+// ErrStopped wraps the failure that stopped a run.
+var ErrStopped = errors.New("sync stopped")
+
+// ErrVersion: no version the line admits is available.
+var ErrVersion = errors.New("no version matching")
+
+// Run processes reqs in order.
+func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
+	var res Result
+	store, err := module.OpenStore(o.Base.Home)
+	if err != nil {
+		return res, err
+	}
+	all, err := extension.DefaultTargets(o.Base.Home)
+	if err != nil {
+		return res, err
+	}
+	if !o.DryRun {
+		if res.Correlation, err = audit.NewCorrelation(); err != nil {
+			return res, err
+		}
+	}
+	reg, err := install.ReadRegistry(o.Base.Home)
+	if err != nil {
+		return res, err
+	}
+	for i, r := range reqs {
+		stop := func(s Step, err error) (Result, error) {
+			s.Err = err
+			res.Failed, res.Remaining = &s, reqs[i+1:]
+			return res, fmt.Errorf("%w at line %d (%s): %w", ErrStopped, r.Line, r.Raw, err)
+		}
+		assistants := o.Assistants
+		if len(assistants) == 0 {
+			assistants = r.Assistants
+		}
+		if len(assistants) == 0 {
+			assistants = all
+		}
+		name, ver, err := o.resolve(ctx, store, r)
+		s := Step{Req: r, Module: name, Version: ver, Unchecked: !r.Spec.IsZero() && ver == ""}
+		if err != nil {
+			return stop(s, err)
+		}
+		for _, a := range assistants {
+			s.Assistant, s.Report, s.Outcome = a, install.Report{}, ""
+			if recs := reg.Find(name, a, string(schema.ScopeProject), o.Project); len(recs) > 0 && admitsRecorded(r.Spec, recs[0].Version) {
+				s.Outcome = Skipped
+				res.Done = append(res.Done, s)
+				continue
+			}
+			if o.DryRun {
+				s.Outcome = WouldInstall
+				res.Done = append(res.Done, s)
+				continue
+			}
+			in := o.Base
+			in.Module, in.Assistant, in.Scope, in.Project = name, a, schema.ScopeProject, o.Project
+			in.Correlation = res.Correlation
+			rep, err := install.Install(ctx, in)
+			s.Report = rep
+			if err == nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted) {
+				err = fmt.Errorf("the plan was not applied (%s)", outcomeOf(rep))
+			}
+			if err != nil {
+				s.Err = err
+				res.Failed, res.Remaining = &s, reqs[i+1:]
+				return res, fmt.Errorf("%w at line %d (%s) for %s: %w", ErrStopped, r.Line, r.Raw, a, err)
+			}
+			if ver != "" {
+				if err := recordVersion(o.Base.Home, name, a, o.Project, ver); err != nil {
+					s.Err = err
+					res.Failed, res.Remaining = &s, reqs[i+1:]
+					return res, fmt.Errorf("%w at line %d (%s) for %s: installed, but %w", ErrStopped, r.Line, r.Raw, a, err)
+				}
+			}
+			s.Outcome = Installed
+			res.Done = append(res.Done, s)
+		}
+	}
+	return res, nil
+}
+
+// recordVersion writes the catalog version into the install's record in
+// installed.yml (today's Lola's "version" key), so that a later sync can
+// tell whether the install still satisfies its line.
+func recordVersion(home, mod, assistant, project, ver string) error {
+	return install.UpdateRegistry(home, func(reg *install.Registry) error {
+		for _, r := range reg.Find(mod, assistant, string(schema.ScopeProject), project) {
+			r.Version = ver
+			reg.Put(r)
+		}
+		return nil
+	})
+}
+
+func outcomeOf(rep install.Report) string {
+	if rep.Result == nil {
+		return "no result"
+	}
+	return rep.Result.Outcome.String()
+}
+
+// admitsRecorded: an install recorded without a version satisfies any
+// line (nothing to compare); one with a version must be admitted.
+func admitsRecorded(s version.Spec, recorded string) bool {
+	if s.IsZero() || recorded == "" {
+		return true
+	}
+	v, err := version.Parse(recorded)
+	return err == nil && s.Admits(v)
+}
+
+// resolve makes the line's module present in the store (unless a dry
+// run) and returns its name and, when a catalog says it, its version,
+// checked against the line's specifier.
+func (o Options) resolve(ctx context.Context, store *module.Store, r Requirement) (string, string, error) {
+	if strings.Contains(r.Ref, "://") || (strings.Contains(r.Ref, "@") && strings.Contains(r.Ref, ":") && !strings.HasPrefix(r.Ref, "@")) {
+		return o.resolveURL(ctx, store, r)
+	}
+	sp := market.ParseSpec(r.Ref)
+	if sp.Ref != "" {
+		return "", "", fmt.Errorf("%s: pin a git ref in a URL line or the catalog, not with @", r.Ref)
+	}
+	name, err := module.ParseName(sp.Module)
+	if err != nil {
+		return "", "", err
+	}
+	ver := ""
+	if o.Market != nil {
+		var hit *market.Hit
+		if sp.Market != "" {
+			h, err := o.Market.Lookup(sp.Market, name.String())
+			if err != nil {
+				return "", "", err
+			}
+			hit = &h
+		} else if hits, err := o.Market.Search(name.String()); err == nil {
+			for _, h := range hits {
+				if h.Entry.Name == name.String() {
+					h := h
+					hit = &h
+					break
+				}
+			}
+		}
+		if hit != nil {
+			ver = hit.Entry.Version
+		}
+	} else if sp.Market != "" {
+		return "", "", fmt.Errorf("%s: no marketplaces", r.Ref)
+	}
+	if ver != "" && !r.Spec.IsZero() {
+		v, err := version.Parse(ver)
+		if err != nil || !r.Spec.Admits(v) {
+			return "", "", fmt.Errorf("%s: %w %s (the catalog offers %s)", name, ErrVersion, r.Spec, ver)
+		}
+	}
+	if _, err := store.Get(name); err == nil || o.DryRun {
+		return name.String(), ver, nil
+	}
+	if o.Market == nil {
+		return name.String(), ver, nil // the install reports it not found
+	}
+	res, err := o.Market.Resolve(ctx, store, o.Base.Home, sp, o.Base.Remote)
+	if err != nil {
+		return "", "", err
+	}
+	return res.Module, ver, nil
+}
+
+func (o Options) resolveURL(ctx context.Context, store *module.Store, r Requirement) (string, string, error) {
+	src, err := module.ParseSource(r.Ref)
+	if err != nil {
+		return "", "", err
+	}
+	name, err := module.DeriveName(r.Ref)
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := store.Get(name); err == nil {
+		rec, rerr := modsource.Read(o.Base.Home, name)
+		if rerr != nil || rec.Source != src.Location() {
+			return "", "", fmt.Errorf("%s: %w", name, market.ErrOtherSource)
+		}
+		return name.String(), "", nil
+	}
+	if o.DryRun {
+		return name.String(), "", nil
+	}
+	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Content: r.Subdirectory, Cloner: o.Base.Remote})
+	if err != nil {
+		return "", "", err
+	}
+	if err := modsource.Write(o.Base.Home, name, modsource.Of(src, "", r.Subdirectory, added)); err != nil {
+		return "", "", err
+	}
+	return name.String(), "", nil
+}
