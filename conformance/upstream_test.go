@@ -73,7 +73,7 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 			dir := filepath.Join(root, p.dir, "testdata")
 			for _, scope := range []schema.Scope{schema.ScopeProject, schema.ScopeUser} {
 				steps := all[assistant+"/"+string(scope)]
-				if len(steps) < 7 {
+				if len(steps) < 9 {
 					t.Fatalf("%s: %d upstream steps", scope, len(steps))
 				}
 				tree := map[string]treeFile{}

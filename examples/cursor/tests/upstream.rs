@@ -48,7 +48,7 @@ fn trees_equal_upstreams_in_both_scopes() {
     let bless = std::env::var("LOLA_BLESS").is_ok();
     for scope in ["project", "user"] {
         let steps = all[format!("cursor/{}", scope)].as_array().unwrap();
-        assert_eq!(steps.len(), 7, "{}: {} steps", scope, steps.len());
+        assert_eq!(steps.len(), 9, "{}: {} steps", scope, steps.len());
         let mut tree = steps[0]["files"].as_object().unwrap().clone();
         for (n, st) in steps.iter().enumerate().skip(1) {
             let (op, name) = st["step"].as_str().unwrap().split_once(' ').unwrap();

@@ -99,8 +99,8 @@ from lola.targets.base import ManagedSectionTarget  # noqa: E402
 
 MODULES = here.parent / "modules"
 ASSISTANTS = ["claude-code", "opencode", "copilot-cli", "copilot-vscode", "openclaw", "cursor", "gemini-cli"]
-STEPS = [("install", "kit"), ("install", "solo"), ("install", "second"),
-         ("uninstall", "kit"), ("uninstall", "solo"), ("uninstall", "second")]
+STEPS = [("install", "kit"), ("install", "solo"), ("install", "second"), ("install", "edge"),
+         ("uninstall", "kit"), ("uninstall", "solo"), ("uninstall", "second"), ("uninstall", "edge")]
 
 # What the user has before lola runs, per scope root: laid out as
 # json.dumps(indent=2) writes JSON, so upstream's rewrite of the whole file
