@@ -36,7 +36,7 @@ func BenchmarkTargetPlans(b *testing.B) {
 			continue
 		}
 		ex := build(b, p)
-		req := filepath.Join(repoRoot(b), p.dir, "testdata/project-1-install-alpha.request.json")
+		req := filepath.Join(repoRoot(b), p.dir, "testdata/project-1-install-kit.request.json")
 		for _, tier := range []struct{ name, artifact string }{{"tier1", ex.wasm}, {"tier2", ex.native}} {
 			b.Run(filepath.Base(p.dir)+"/"+tier.name, func(b *testing.B) {
 				if _, code := runThroughHost(b, tier.artifact, req); code != 0 {

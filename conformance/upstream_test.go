@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/lola-pm/lola/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -25,44 +26,86 @@ type treeFile struct {
 // leaves out): they are checked by the listing test, not against upstream.
 var copyPrefixes = []string{".lola/", ".gemini/lola/"}
 
+// upstreamStep is one step of examples/testdata/upstream/upstream.json: the
+// files upstream Lola left after it.
+type upstreamStep struct {
+	Step  string              `json:"step"`
+	Files map[string]treeFile `json:"files"`
+}
+
+// managedPaths are the manifests' managed: files of the targets checked
+// here (handed over as the request's current, as the host does).
+var managedPaths = map[string][]string{
+	"cursor":     {".cursor/mcp.json"},
+	"gemini-cli": {"GEMINI.md", ".gemini/settings.json"},
+}
+
 // TestTargetsProduceUpstreamTrees runs the Rust cursor and AssemblyScript
 // gemini-cli targets (tier 2; the golden-plan test proves tier 1 plans the
-// same) over scripts/upstream-goldens.py's scenario in both scopes: each
-// step's plan, applied to the tree the step before left, must leave exactly
-// the files upstream Lola's own code left, executable bits included. With
-// LOLA_BLESS=1 it rewrites each step's golden plan once the trees agree.
+// same) over the scenario of examples/testdata/upstream/gen.py (the one
+// generator every target's goldens come from) in both scopes: each step's
+// request is built from the fixture modules as the host's store hands them
+// over (examples/testdata/modules/<name>.module.json) and must equal the
+// target's testdata/<scope>-<n>-<op>-<module>.request.json (the Rust test and
+// the golden-plan test run those); its plan, applied to the tree the step
+// before left, must leave exactly the files upstream Lola's own code left,
+// executable bits included. With LOLA_BLESS=1 it rewrites each step's
+// request and, once the trees agree, its golden plan.
 func TestTargetsProduceUpstreamTrees(t *testing.T) {
+	root := repoRoot(t)
+	var all map[string][]upstreamStep
+	b, err := os.ReadFile(filepath.Join(root, "examples/testdata/upstream/upstream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	bless := os.Getenv("LOLA_BLESS") != ""
 	for _, p := range examples {
-		if p.dir != "examples/cursor" && p.dir != "examples/gemini-cli" {
+		assistant := filepath.Base(p.dir)
+		managed, ok := managedPaths[assistant]
+		if !ok {
 			continue
 		}
-		t.Run(filepath.Base(p.dir), func(t *testing.T) {
+		t.Run(assistant, func(t *testing.T) {
 			ex := build(t, p)
-			dir := filepath.Join(repoRoot(t), p.dir, "testdata")
-			for _, scope := range []string{"project", "user"} {
-				tree := readTree(t, filepath.Join(dir, "upstream", scope+"-0-before.tree.json"))
-				steps, _ := filepath.Glob(filepath.Join(dir, "upstream", scope+"-[1-9]-*.tree.json"))
-				sort.Strings(steps)
-				if len(steps) < 4 {
-					t.Fatalf("%s: %d steps", scope, len(steps))
+			dir := filepath.Join(root, p.dir, "testdata")
+			for _, scope := range []schema.Scope{schema.ScopeProject, schema.ScopeUser} {
+				steps := all[assistant+"/"+string(scope)]
+				if len(steps) < 9 {
+					t.Fatalf("%s: %d upstream steps", scope, len(steps))
 				}
-				for _, s := range steps {
-					step := strings.TrimSuffix(filepath.Base(s), ".tree.json")
-					req := filepath.Join(dir, step+".request.json")
+				tree := map[string]treeFile{}
+				for k, v := range steps[0].Files {
+					tree[k] = v
+				}
+				for i, st := range steps[1:] {
+					op, name, _ := strings.Cut(st.Step, " ")
+					label := fmt.Sprintf("%s-%d-%s-%s", scope, i+1, op, name)
+					req := filepath.Join(dir, label+".request.json")
+					want := upstreamRequest(t, root, assistant, scope, op, name, managed, tree)
+					if bless {
+						if err := os.WriteFile(req, want, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if got, err := os.ReadFile(req); err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("%s is not the request the host sends for this step (LOLA_BLESS=1 rewrites it): %v", req, err)
+					}
 					validateRequestSchema(t, req)
 					plan, stderr, status := runNative(t, ex.native, req)
 					if status != 0 {
-						t.Fatalf("%s: status %d: %s", step, status, stderr)
+						t.Fatalf("%s: status %d: %s", label, status, stderr)
 					}
 					applyPlan(t, tree, plan)
 					ours, copies := splitCopies(tree)
-					want := readTree(t, s)
-					if g, w := mustJSON(t, ours), mustJSON(t, want); !bytes.Equal(g, w) {
-						t.Fatalf("%s: tree differs from upstream's\n got: %s\nwant: %s", step, g, w)
+					if g, w := mustJSON(t, ours), mustJSON(t, st.Files); !bytes.Equal(g, w) {
+						t.Fatalf("%s: tree differs from upstream's\n got: %s\nwant: %s", label, g, w)
 					}
-					checkListedSkills(t, step, ours, copies)
-					if os.Getenv("LOLA_BLESS") != "" {
-						if err := os.WriteFile(filepath.Join(dir, step+".plan.json"), append(bytes.TrimSpace(plan), '\n'), 0o644); err != nil {
+					checkListedSkills(t, label, ours, copies)
+					if bless {
+						if err := os.WriteFile(filepath.Join(dir, label+".plan.json"), append(bytes.TrimSpace(plan), '\n'), 0o644); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -70,6 +113,32 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 			}
 		})
 	}
+}
+
+// upstreamRequest is the request the host sends for one step: the fixture
+// module as the store hands it over, and the current content of the
+// target's managed files.
+func upstreamRequest(t *testing.T, root, assistant string, scope schema.Scope, op, name string, managed []string, tree map[string]treeFile) []byte {
+	t.Helper()
+	var m schema.Module
+	b, err := os.ReadFile(filepath.Join(root, "examples/testdata/modules", name+".module.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	req := schema.Request{Protocol: 1, Operation: schema.Operation(op), Assistant: assistant, Scope: scope, Modules: []schema.Module{m}}
+	for _, p := range managed {
+		if f, ok := tree[p]; ok {
+			req.Current = append(req.Current, schema.File{Path: p, Content: f.Content})
+		}
+	}
+	out, err := json.MarshalIndent(req, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
 }
 
 // validateRequestSchema: a golden request is one the host could send — it
@@ -92,19 +161,6 @@ func validateRequestSchema(t *testing.T, path string) {
 	if err := sch.Validate(v); err != nil {
 		t.Fatalf("%s does not validate against request.schema.json: %v", path, err)
 	}
-}
-
-func readTree(t *testing.T, path string) map[string]treeFile {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := map[string]treeFile{}
-	if err := json.Unmarshal(b, &tree); err != nil {
-		t.Fatal(err)
-	}
-	return tree
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -27,9 +27,21 @@ var mcpSample = map[string]string{
 // the user left empty, "servers": {}, is not given back: sdk-go/jsonconfig
 // documents why.)
 var mcpUserConfigs = map[string]string{
-	".mcp.json":        "{\r\n\t\"mcpServers\" : {\r\n\t\t\"mine\" : { \"command\" : \"my-server\", \"args\" : [ \"--x\" ] }\r\n\t},\r\n\t\"note\": \"caf\\u00e9 \\/ ok\"\r\n}\r\n",
-	"opencode.json":    `{"theme":"dark",   "keybinds":{"leader":"ctrl+x"}}`,
-	".vscode/mcp.json": "{\n    \"inputs\": [],\n    \"servers\": {\"mine\":{\"type\":\"stdio\",\"command\":\"my-server\"}}\n}",
+	".mcp.json":             "{\r\n\t\"mcpServers\" : {\r\n\t\t\"mine\" : { \"command\" : \"my-server\", \"args\" : [ \"--x\" ] }\r\n\t},\r\n\t\"note\": \"caf\\u00e9 \\/ ok\"\r\n}\r\n",
+	"opencode.json":         `{"theme":"dark",   "keybinds":{"leader":"ctrl+x"}}`,
+	".vscode/mcp.json":      "{\n    \"inputs\": [],\n    \"servers\": {\"mine\":{\"type\":\"stdio\",\"command\":\"my-server\"}}\n}",
+	".cursor/mcp.json":      "{ \"mcpServers\":{\"mine\":{\"command\":\"my-server\",\"args\":[\"--port\",\"1\"]}} ,\"x\":1}",
+	".gemini/settings.json": "{\r\n\t\"theme\":\"Default\",\r\n\t\"mcpServers\":{ \"mine\" : {\"command\":\"my-server\"} }\r\n}\r\n",
+}
+
+// mcpUserMember is a piece of each user config, as the user laid it out,
+// that must survive the install byte for byte.
+var mcpUserMember = map[string]string{
+	".mcp.json":             "\t\t\"mine\" : { \"command\" : \"my-server\", \"args\" : [ \"--x\" ] }",
+	"opencode.json":         `{"theme":"dark",   "keybinds":{"leader":"ctrl+x"}`,
+	".vscode/mcp.json":      `{"mine":{"type":"stdio","command":"my-server"}`,
+	".cursor/mcp.json":      `{ "mcpServers":{"mine":{"command":"my-server","args":["--port","1"]}`,
+	".gemini/settings.json": "{\r\n\t\"theme\":\"Default\",\r\n\t\"mcpServers\":{ \"mine\" : {\"command\":\"my-server\"}",
 }
 
 // TestEndToEndMCPConfigsAndScriptsRestored runs the built bin/lola: for
@@ -51,7 +63,7 @@ func TestEndToEndMCPConfigsAndScriptsRestored(t *testing.T) {
 	for assistant, file := range map[string]string{
 		"claude-code": ".mcp.json", "opencode": "opencode.json",
 		"copilot-cli": ".vscode/mcp.json", "copilot-vscode": ".vscode/mcp.json",
-		"openclaw": "",
+		"openclaw": "", "cursor": ".cursor/mcp.json", "gemini-cli": ".gemini/settings.json",
 	} {
 		t.Run(assistant, func(t *testing.T) {
 			base := t.TempDir()
@@ -75,7 +87,7 @@ func TestEndToEndMCPConfigsAndScriptsRestored(t *testing.T) {
 			before := modeTree(t, project)
 			lola("install", "kit", "-a", assistant, project)
 			after := modeTree(t, project)
-			script := map[string]string{"claude-code": ".claude", "opencode": ".opencode", "copilot-cli": ".github", "copilot-vscode": ".github", "openclaw": ""}[assistant]
+			script := map[string]string{"claude-code": ".claude", "opencode": ".opencode", "copilot-cli": ".github", "copilot-vscode": ".github", "openclaw": "", "cursor": ".cursor", "gemini-cli": ".lola/modules/kit"}[assistant]
 			script = strings.TrimPrefix(script+"/skills/tidy/scripts/tidy.sh", "/")
 			if !strings.HasSuffix(after[script], " mode=755") {
 				t.Errorf("%s: %q, want it installed executable", script, after[script])
@@ -88,8 +100,8 @@ func TestEndToEndMCPConfigsAndScriptsRestored(t *testing.T) {
 				if !strings.Contains(after[file], "kit-local") || !strings.Contains(after[file], "kit-remote") {
 					t.Errorf("%s lacks the module's servers:\n%s", file, after[file])
 				}
-				if assistant == "claude-code" && !strings.Contains(after[file], "\t\t\"mine\" : { \"command\" : \"my-server\", \"args\" : [ \"--x\" ] }") {
-					t.Errorf("the user's server was reformatted:\n%s", after[file])
+				if !strings.Contains(after[file], mcpUserMember[file]) {
+					t.Errorf("the user's part was reformatted:\n%s", after[file])
 				}
 			}
 			lola("uninstall", "kit", "-a", assistant, project)

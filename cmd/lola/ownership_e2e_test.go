@@ -92,107 +92,139 @@ func auditRecords(t *testing.T, home string, kind audit.Kind) []audit.Entry {
 	return es
 }
 
-// For every built-in assistant: a user's file at every path the target
-// writes is refused (conflict.unowned, exit 3, tree byte-identical);
-// --force takes them over and the audit log names each; a file the user
-// edits after the install is kept by uninstall and named in its output.
+// For every built-in assistant, in project and user scope: a user's file
+// at every path the target writes is refused (conflict.unowned, exit 3,
+// tree byte-identical); --force takes them over and the audit log names
+// each; a file the user edits after the install is kept by uninstall and
+// named in its output.
 func TestEndToEndNeverTouchesUserFiles(t *testing.T) {
 	exe, names := builtLola(t)
-	for _, assistant := range names {
-		t.Run(assistant, func(t *testing.T) {
-			base := t.TempDir()
-			home, src := filepath.Join(base, "home"), filepath.Join(base, "sample")
-			env := []string{"LOLA_HOME=" + home}
-			modWriteFiles(t, src, e2eSample)
-			if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
-				t.Fatalf("mod add: %+v", r)
-			}
-			managed := builtinManaged(t, exe, assistant)
-
-			// Learn what the target writes into a project like the user's.
-			scratch := filepath.Join(base, "scratch")
-			modWriteFiles(t, scratch, e2eUser)
-			r := runBuilt(t, exe, env, "install", "sample", "-a", assistant, "--json", scratch)
-			if r.code != 0 {
-				t.Fatalf("scratch install: %+v", r)
-			}
-			var rep struct {
-				Changes []struct{ Kind, Op, Path string }
-			}
-			if err := json.Unmarshal([]byte(r.out), &rep); err != nil {
-				t.Fatal(err)
-			}
-			var written []string
-			for _, c := range rep.Changes {
-				if c.Op == "write" && c.Kind == "added" && !managed[c.Path] {
-					written = append(written, c.Path)
-				}
-			}
-			sort.Strings(written)
-			if len(written) == 0 {
-				t.Fatal("the target wrote no file of its own")
-			}
-
-			project := filepath.Join(base, "project")
-			modWriteFiles(t, project, e2eUser)
-			user := map[string]string{}
-			for _, p := range written {
-				user[p] = "the user's own " + p + "\n"
-			}
-			modWriteFiles(t, project, user)
-			before := e2eTree(t, project)
-			r = runBuilt(t, exe, env, "install", "sample", "-a", assistant, project)
-			if r.code != exitRejected || !strings.Contains(r.err+r.out, "conflict.unowned") || !strings.Contains(r.err, "--force") {
-				t.Fatalf("install over user files: %+v", r)
-			}
-			for _, p := range written {
-				if !strings.Contains(r.err+r.out, p) {
-					t.Errorf("the refusal does not name %s", p)
-				}
-			}
-			if got := e2eTree(t, project); e2eRender(got) != e2eRender(before) {
-				t.Errorf("the refused install changed the project:\n%s", e2eRender(got))
-			}
-			rej := auditRecords(t, home, audit.KindRejected)
-			if len(rej) != 1 || rej[0].Rejected.Violations[0].Rule != schema.RuleConflictUnowned {
-				t.Errorf("audit rejections: %+v", rej)
-			}
-
-			r = runBuilt(t, exe, env, "install", "sample", "-a", assistant, "-f", project)
-			if r.code != 0 {
-				t.Fatalf("install --force: %+v", r)
-			}
-			ov := auditRecords(t, home, audit.KindOverride)
-			if len(ov) != 1 || ov[0].Override.Action != audit.OverrideForce || strings.Join(ov[0].Override.Paths, ",") != strings.Join(written, ",") {
-				t.Fatalf("force override records: %+v, want paths %v", ov, written)
-			}
-
-			// The same module again: nothing changes, and the output says so.
-			r = runBuilt(t, exe, env, "install", "sample", "-a", assistant, project)
-			if r.code != 0 || !strings.Contains(r.out, ": 0 added, 0 removed, 0 replaced, ") || !strings.Contains(r.out, " unchanged") {
-				t.Errorf("reinstall of an unchanged module: %+v", r)
-			}
-
-			edited := written[0]
-			modWriteFiles(t, project, map[string]string{edited: "edited by the user\n"})
-			r = runBuilt(t, exe, env, "uninstall", "sample", "-a", assistant, project)
-			if r.code != 0 || !strings.Contains(r.out, "kept "+edited) {
-				t.Fatalf("uninstall: %+v, want %s kept and named", r, edited)
-			}
-			after := e2eTree(t, project)
-			if after[edited] != "edited by the user\n" {
-				t.Errorf("%s = %q after uninstall", edited, after[edited])
-			}
-			for _, p := range written[1:] {
-				if _, ok := after[p]; ok {
-					t.Errorf("%s (lola's since --force, unchanged) was not removed", p)
-				}
-			}
-			if r := runBuilt(t, exe, env, "audit", "verify"); r.code != 0 || !strings.Contains(r.out, "intact") {
-				t.Errorf("audit verify: %+v", r)
-			}
-		})
+	if len(names) < 7 {
+		t.Fatalf("built-in targets %v: want the seven assistants", names)
 	}
+	for _, assistant := range names {
+		for _, scope := range e2eScopes {
+			t.Run(assistant+"/"+scope, func(t *testing.T) {
+				neverTouchesUserFiles(t, exe, assistant, scope)
+			})
+		}
+	}
+}
+
+func neverTouchesUserFiles(t *testing.T, exe, assistant, scope string) {
+	// Learn what the target writes into a world like the user's.
+	scratch := newE2EWorld(t, scope)
+	src := filepath.Join(scratch.base, "sample")
+	modWriteFiles(t, src, e2eSampleFor(scope))
+	run := func(w e2eWorld, args ...string) lolaRun {
+		t.Helper()
+		return runBuiltIn(t, exe, w.env(), w.cwd, args...)
+	}
+	if r := run(scratch, "mod", "add", src); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	managed := builtinManaged(t, exe, assistant)
+	r := run(scratch, scratch.args(scope, "install", "sample", "-a", assistant, "--json")...)
+	if r.code != 0 {
+		t.Fatalf("scratch install: %+v", r)
+	}
+	var rep struct {
+		Changes []struct{ Kind, Op, Path string }
+	}
+	if err := json.Unmarshal([]byte(r.out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var written []string
+	for _, c := range rep.Changes {
+		if c.Op == "write" && c.Kind == "added" && !managed[c.Path] {
+			written = append(written, c.Path)
+		}
+	}
+	sort.Strings(written)
+	if len(written) == 0 {
+		t.Fatal("the target wrote no file of its own")
+	}
+
+	w := newE2EWorld(t, scope)
+	modWriteFiles(t, filepath.Join(w.base, "sample"), e2eSampleFor(scope))
+	if r := run(w, "mod", "add", filepath.Join(w.base, "sample")); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	root := w.root(scope)
+	user := map[string]string{}
+	for _, p := range written {
+		user[p] = "the user's own " + p + "\n"
+	}
+	modWriteFiles(t, root, user)
+	before := e2eTree(t, root)
+	r = run(w, w.args(scope, "install", "sample", "-a", assistant)...)
+	if r.code != exitRejected || !strings.Contains(r.err+r.out, "conflict.unowned") || !strings.Contains(r.err, "--force") {
+		t.Fatalf("install over user files: %+v", r)
+	}
+	for _, p := range written {
+		if !strings.Contains(r.err+r.out, p) {
+			t.Errorf("the refusal does not name %s", p)
+		}
+	}
+	if got := e2eTree(t, root); e2eRender(got) != e2eRender(before) {
+		t.Errorf("the refused install changed the %s:\n%s", scope, e2eRender(got))
+	}
+	rej := auditRecords(t, w.lolaHome, audit.KindRejected)
+	if len(rej) != 1 || rej[0].Rejected.Violations[0].Rule != schema.RuleConflictUnowned {
+		t.Errorf("audit rejections: %+v", rej)
+	}
+
+	r = run(w, w.args(scope, "install", "sample", "-a", assistant, "-f")...)
+	if r.code != 0 {
+		t.Fatalf("install --force: %+v", r)
+	}
+	ov := auditRecords(t, w.lolaHome, audit.KindOverride)
+	if len(ov) != 1 || ov[0].Override.Action != audit.OverrideForce || strings.Join(ov[0].Override.Paths, ",") != strings.Join(written, ",") {
+		t.Fatalf("force override records: %+v, want paths %v", ov, written)
+	}
+
+	// The same module again: nothing changes, and the output says so.
+	r = run(w, w.args(scope, "install", "sample", "-a", assistant)...)
+	if r.code != 0 || !strings.Contains(r.out, ": 0 added, 0 removed, 0 replaced, ") || !strings.Contains(r.out, " unchanged") {
+		t.Errorf("reinstall of an unchanged module: %+v", r)
+	}
+
+	edited := written[0]
+	modWriteFiles(t, root, map[string]string{edited: "edited by the user\n"})
+	r = run(w, w.args(scope, "uninstall", "sample", "-a", assistant)...)
+	if r.code != 0 || !strings.Contains(r.out, "kept "+edited) {
+		t.Fatalf("uninstall: %+v, want %s kept and named", r, edited)
+	}
+	after := e2eTree(t, root)
+	if after[edited] != "edited by the user\n" {
+		t.Errorf("%s = %q after uninstall", edited, after[edited])
+	}
+	for _, p := range written[1:] {
+		if _, ok := after[p]; ok {
+			t.Errorf("%s (lola's since --force, unchanged) was not removed", p)
+		}
+	}
+	if r := run(w, "audit", "verify"); r.code != 0 || !strings.Contains(r.out, "intact") {
+		t.Errorf("audit verify: %+v", r)
+	}
+}
+
+// runBuiltIn runs exe in dir with env added to the environment.
+func runBuiltIn(t *testing.T, exe string, env []string, dir string, args ...string) lolaRun {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := lolaRun{out: out.String(), err: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // A symlinked .claude/skills is refused, naming the link and the flag;

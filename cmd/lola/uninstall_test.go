@@ -52,11 +52,88 @@ var e2eUser = map[string]string{
 	"AGENTS.md":              "# Agents\n\nMy own agent notes.\n",
 }
 
+// e2eUserHome is what the user's home holds before a user-scope install:
+// the user's own global files, some of them files the targets manage.
+var e2eUserHome = map[string]string{
+	".claude/CLAUDE.md":     "Global notes.\n",
+	".claude/settings.json": "{}\n",
+	".gemini/settings.json": "{\n  \"theme\": \"Default\"\n}\n",
+	".cursor/mcp.json":      "{\n  \"mcpServers\": {\n    \"mine\": {\n      \"command\": \"my-server\"\n    }\n  }\n}\n",
+	"notes.txt":             "not lola's\n",
+}
+
+// e2eScopes are the scopes every assistant is tested in (upstream installs
+// each of the seven in both).
+var e2eScopes = []string{"project", "user"}
+
+// e2eSampleFor is the sample module for a scope: in user scope without the
+// pre-install hook (whose LOLA_PROJECT_PATH is empty there).
+func e2eSampleFor(scope string) map[string]string {
+	if scope == "project" {
+		return e2eSample
+	}
+	out := map[string]string{}
+	for k, v := range e2eSample {
+		if k != "lola.yaml" && k != "scripts/check.sh" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// e2eWorld is one end-to-end run's directories: the user's home (HOME),
+// lola's home outside it, the project, and the directory lola runs in.
+type e2eWorld struct {
+	base, home, lolaHome, project, cwd string
+}
+
+// root is the directory the scope's targets write under.
+func (w e2eWorld) root(scope string) string {
+	if scope == "user" {
+		return w.home
+	}
+	return w.project
+}
+
+// env is the environment lola runs with: HOME and LOLA_HOME in the world,
+// XDG_CONFIG_HOME unset so user-scope paths derive from HOME.
+func (w e2eWorld) env() []string {
+	return []string{"LOLA_HOME=" + w.lolaHome, "HOME=" + w.home, "USERPROFILE=" + w.home, "XDG_CONFIG_HOME="}
+}
+
+// args are install/uninstall's arguments for the scope.
+func (w e2eWorld) args(scope string, args ...string) []string {
+	if scope == "user" {
+		return append(args, "--scope", "user")
+	}
+	return append(args, w.project)
+}
+
+func newE2EWorld(t *testing.T, scope string) e2eWorld {
+	t.Helper()
+	base := t.TempDir()
+	w := e2eWorld{base: base, home: filepath.Join(base, "home"), lolaHome: filepath.Join(base, "lolahome"),
+		project: filepath.Join(base, "project"), cwd: filepath.Join(base, "cwd")}
+	for _, d := range []string{w.home, w.project, w.cwd} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if scope == "user" {
+		modWriteFiles(t, w.home, e2eUserHome)
+	} else {
+		modWriteFiles(t, w.project, e2eUser)
+	}
+	return w
+}
+
 // TestEndToEndInstallAndUninstallForEachAssistant runs the real bin/lola
-// (make build) with its built-in targets: for each assistant, `lola install`
-// of the sample module into a temporary project holding the user's own
-// files produces exactly the golden tree, and `lola uninstall` then leaves
-// the project exactly as it was.
+// (make build) with its built-in targets: for each assistant and scope,
+// `lola install` of the sample module into a temporary project (or home)
+// holding the user's own files produces exactly the golden tree, and `lola
+// uninstall` then leaves it exactly as it was — no lola litter but the
+// documented lock file (.lola.lock) — and the directory lola ran in
+// untouched.
 func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
 	exe := os.Getenv("LOLA_BUILT_BINARY")
 	if exe == "" {
@@ -70,76 +147,90 @@ func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
 	}
 	exe, _ = filepath.Abs(exe)
 	for _, assistant := range []string{"claude-code", "copilot-cli", "copilot-vscode", "cursor", "gemini-cli", "openclaw", "opencode"} {
-		t.Run(assistant, func(t *testing.T) {
-			base := t.TempDir()
-			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "sample")
-			modWriteFiles(t, src, e2eSample)
-			modWriteFiles(t, project, e2eUser)
-			lola := func(args ...string) string {
-				t.Helper()
-				cmd := exec.Command(exe, args...)
-				cmd.Env = append(os.Environ(), "LOLA_HOME="+home)
-				var out, errb bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				if err := cmd.Run(); err != nil {
-					t.Fatalf("lola %s: %v\n%s\n%s", strings.Join(args, " "), err, out.Bytes(), errb.Bytes())
+		for _, scope := range e2eScopes {
+			t.Run(assistant+"/"+scope, func(t *testing.T) {
+				w := newE2EWorld(t, scope)
+				src := filepath.Join(w.base, "sample")
+				modWriteFiles(t, src, e2eSampleFor(scope))
+				lola := func(args ...string) string {
+					t.Helper()
+					cmd := exec.Command(exe, args...)
+					cmd.Env = append(os.Environ(), w.env()...)
+					cmd.Dir = w.cwd
+					var out, errb bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &out, &errb
+					if err := cmd.Run(); err != nil {
+						t.Fatalf("lola %s: %v\n%s\n%s", strings.Join(args, " "), err, out.Bytes(), errb.Bytes())
+					}
+					return out.String()
 				}
-				return out.String()
-			}
-			lola("mod", "add", src)
-			before := e2eTree(t, project)
-			lola("install", "sample", "-a", assistant, project)
-			if _, err := os.Stat(filepath.Join(base, "hook-ran."+assistant)); err != nil {
-				t.Error("the pre-install hook did not run")
-			}
-			got := e2eRender(e2eTree(t, project))
-			golden := filepath.Join("testdata", "install", assistant+".golden")
-			if *updateInstallGolden {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
+				lola("mod", "add", src)
+				root := w.root(scope)
+				before := e2eTree(t, root)
+				lola(w.args(scope, "install", "sample", "-a", assistant)...)
+				if _, err := os.Stat(filepath.Join(w.base, "hook-ran."+assistant)); scope == "project" && err != nil {
+					t.Error("the pre-install hook did not run")
 				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
+				got := e2eRender(e2eTree(t, root))
+				name := assistant + ".golden"
+				if scope == "user" {
+					name = assistant + ".user.golden"
 				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestEndToEnd -update-install-golden)", err)
-			}
-			if got != string(want) {
-				t.Errorf("installed tree differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
-			}
-			if list := lola("list"); !strings.Contains(list, "sample  "+assistant+"  project ") {
-				t.Errorf("lola list:\n%s", list)
-			}
+				golden := filepath.Join("testdata", "install", name)
+				if *updateInstallGolden {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -run TestEndToEnd -update-install-golden)", err)
+				}
+				if got != string(want) {
+					t.Errorf("installed tree differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
+				}
+				if list := lola("list"); !strings.Contains(list, "sample  "+assistant+"  "+scope) {
+					t.Errorf("lola list:\n%s", list)
+				}
 
-			lola("uninstall", "sample", "-a", assistant, project)
-			after := e2eTree(t, project)
-			var diffs []string
-			for k, v := range after {
-				if b, ok := before[k]; !ok {
-					diffs = append(diffs, "left behind: "+k)
-				} else if b != v {
-					diffs = append(diffs, "changed: "+k)
+				lola(w.args(scope, "uninstall", "sample", "-a", assistant)...)
+				if d := e2eTreeDiff(before, e2eTree(t, root)); d != "" {
+					t.Errorf("uninstall did not restore the %s:\n  %s", scope, d)
 				}
-			}
-			for k := range before {
-				if _, ok := after[k]; !ok {
-					diffs = append(diffs, "removed: "+k)
+				if left := e2eTree(t, w.cwd); len(left) != 0 {
+					t.Errorf("lola left files in the directory it ran in: %v", left)
 				}
-			}
-			sort.Strings(diffs)
-			if len(diffs) > 0 {
-				t.Errorf("uninstall did not restore the project:\n  %s", strings.Join(diffs, "\n  "))
-			}
-			if list := lola("list"); strings.Contains(list, "sample") {
-				t.Errorf("lola list after uninstall:\n%s", list)
-			}
-			if out := lola("audit", "verify"); !strings.Contains(out, "intact") {
-				t.Errorf("audit verify: %s", out)
-			}
-		})
+				if list := lola("list"); strings.Contains(list, "sample") {
+					t.Errorf("lola list after uninstall:\n%s", list)
+				}
+				if out := lola("audit", "verify"); !strings.Contains(out, "intact") {
+					t.Errorf("audit verify: %s", out)
+				}
+			})
+		}
 	}
+}
+
+// e2eTreeDiff names what differs between two trees, "" when equal.
+func e2eTreeDiff(before, after map[string]string) string {
+	var diffs []string
+	for k, v := range after {
+		if b, ok := before[k]; !ok {
+			diffs = append(diffs, "left behind: "+k)
+		} else if b != v {
+			diffs = append(diffs, "changed: "+k)
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			diffs = append(diffs, "removed: "+k)
+		}
+	}
+	sort.Strings(diffs)
+	return strings.Join(diffs, "\n  ")
 }
 
 // e2eTree maps every entry under dir but lola's lock file to its content

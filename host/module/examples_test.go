@@ -18,7 +18,7 @@ const exampleModules = "../../examples/testdata/modules"
 // <name>.module.json equal to what Schema returns for each fixture module
 // (rewrite them with -update).
 func TestExampleModuleRequestsAreCurrent(t *testing.T) {
-	for _, name := range []string{"kit", "solo", "second"} {
+	for _, name := range []string{"kit", "solo", "second", "edge"} {
 		s, _ := newStore(t)
 		if _, err := s.Add(context.Background(), mustSource(t, filepath.Join(exampleModules, name)), AddOptions{}); err != nil {
 			t.Fatal(err)

@@ -90,6 +90,18 @@ fn implicit_non_string(s: &str) -> bool {
     date_like(s)
 }
 
+/// How PyYAML writes back the value it resolved plain `s` to: YAML 1.1
+/// booleans (`yes`, `On`, ...) as `true`/`false`, nulls (`~`, `Null`, an
+/// empty value) as `null`; anything else (numbers, dates) as written.
+fn canonical(s: &str) -> &str {
+    match s {
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => "true",
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => "false",
+        "~" | "null" | "Null" | "NULL" | "" => "null",
+        _ => s,
+    }
+}
+
 /// A YAML 1.1 timestamp starts with `YYYY-M-D`.
 fn date_like(s: &str) -> bool {
     let b = s.as_bytes();
@@ -460,7 +472,7 @@ impl Out {
     fn value(&mut self, v: &Value) {
         match v {
             Value::Str(s) => self.string(s),
-            Value::Scalar(s) => self.put(&format!(" {}", s)),
+            Value::Scalar(s) => self.put(&format!(" {}", canonical(s))),
             Value::Raw(r) => {
                 if !r.starts_with('\n') {
                     self.put(" ");
@@ -524,6 +536,13 @@ mod tests {
         assert_eq!(m[5].1, Value::Scalar("3".into()));
         assert_eq!(m[6].1, Value::List(vec![Value::Str("a".into()), Value::Str("b".into())]));
         assert_eq!(parse("  indented: x\n"), None);
+    }
+
+    #[test]
+    fn yaml_11_booleans_and_nulls_are_written_as_pyyaml_writes_them() {
+        let m = parse("a: yes\nb: Off\nc: ~\nd:\ne: 0.5\n").unwrap();
+        // PyYAML: yaml.dump(yaml.safe_load(...), sort_keys=False)
+        assert_eq!(dump(&m), "a: true\nb: false\nc: null\nd: null\ne: 0.5");
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! The Cursor target against upstream Lola's own behaviour, per scope: the
-//! scenario of scripts/upstream-goldens.py (install a module with every
-//! feature, then a single-skill module, uninstall the first, then the
-//! second), each step's plan applied to the tree the step before left, must
-//! give the tree upstream's code left (testdata/upstream/*.tree.json),
-//! executable bits included. Each step's plan must also equal its golden
-//! (testdata/<step>.plan.json, which the conformance module runs through
-//! the real host in both tiers); LOLA_BLESS=1 rewrites those goldens after
-//! the tree check passed.
+//! scenario of examples/testdata/upstream/gen.py (the one generator of every
+//! target's goldens: install kit, solo and second, then uninstall them),
+//! each step's plan applied to the tree the step before left, must give the
+//! tree upstream's code left (examples/testdata/upstream/upstream.json),
+//! executable bits included. Each step's request
+//! (testdata/<scope>-<n>-<op>-<module>.request.json) is the one the host
+//! sends (the conformance module checks that, and runs it through the real
+//! host in both tiers), and its plan must equal its golden
+//! (testdata/<step>.plan.json); LOLA_BLESS=1 rewrites those goldens after the
+//! tree check passed.
 
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -42,31 +44,26 @@ fn apply(tree: &mut Map<String, Value>, plan: &Value) {
 #[test]
 fn trees_equal_upstreams_in_both_scopes() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let all = read(&dir.join("../../testdata/upstream/upstream.json"));
     let bless = std::env::var("LOLA_BLESS").is_ok();
     for scope in ["project", "user"] {
-        let mut tree = read(&dir.join(format!("upstream/{}-0-before.tree.json", scope)))
-            .as_object()
-            .unwrap()
-            .clone();
-        let mut steps: Vec<String> = std::fs::read_dir(dir.join("upstream"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with(&format!("{}-", scope)) && !n.contains("-0-before"))
-            .map(|n| n.trim_end_matches(".tree.json").to_string())
-            .collect();
-        steps.sort();
-        assert_eq!(steps.len(), 4, "{:?}", steps);
-        for step in steps {
-            let req = std::fs::read(dir.join(format!("{}.request.json", step))).unwrap();
+        let steps = all[format!("cursor/{}", scope)].as_array().unwrap();
+        assert_eq!(steps.len(), 9, "{}: {} steps", scope, steps.len());
+        let mut tree = steps[0]["files"].as_object().unwrap().clone();
+        for (n, st) in steps.iter().enumerate().skip(1) {
+            let (op, name) = st["step"].as_str().unwrap().split_once(' ').unwrap();
+            let step = format!("{}-{}-{}-{}", scope, n, op, name);
+            let req = std::fs::read(dir.join(format!("{}.request.json", step)))
+                .unwrap_or_else(|e| panic!("{}: {}", step, e));
             let plan = lola_sdk::run_bytes(lola_cursor::handle, &req)
                 .unwrap_or_else(|e| panic!("{}: {:?}", step, e));
             let plan: Value = serde_json::from_slice(&plan).unwrap();
             apply(&mut tree, &plan);
-            let want = read(&dir.join(format!("upstream/{}.tree.json", step)));
+            let want = &st["files"];
             let got = Value::Object(tree.clone());
-            if got != want {
+            if &got != want {
                 let g = serde_json::to_string_pretty(&got).unwrap();
-                let w = serde_json::to_string_pretty(&want).unwrap();
+                let w = serde_json::to_string_pretty(want).unwrap();
                 panic!("{}: tree differs from upstream's\n--- got\n{}\n--- want\n{}", step, g, w);
             }
             let golden = dir.join(format!("{}.plan.json", step));

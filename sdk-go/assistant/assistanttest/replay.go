@@ -36,7 +36,7 @@ type Step struct {
 }
 
 // Replay runs, for scope project and user, the steps upstream ran (install
-// kit, solo and second, then uninstall them in that order) through the
+// kit, solo, second and edge, then uninstall them in that order) through the
 // registered handler in-process, applying each plan to an in-memory tree
 // that starts as upstream's did, and requires the tree after each step to
 // equal upstream's, byte for byte and execute bit for execute bit.
