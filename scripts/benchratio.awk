@@ -40,7 +40,7 @@ END {
 	show("lola install 10 files, claude-code, warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files", "median-ms")
 	show("  same, CPU time (user+sys, lola and its shim) per install", "BenchmarkCLIInstall10Files", "cpu-ms/op")
 	show("  same, bare lola process (--help), CPU time per run", "BenchmarkCLIInstallFloor/help", "cpu-ms/op")
-	show("  same, shim alone on the install's request, CPU time", "BenchmarkCLIInstallFloor/shim", "cpu-ms/op")
+	show("  same, the shim alone (claude-code module, cache warm), CPU", "BenchmarkCLIInstallFloor/shim", "cpu-ms/op")
 	ratio("tier 1: cold compile vs cache hit, to first plan byte", "BenchmarkFirstPlanByte/cold", "BenchmarkFirstPlanByte/cache-hit")
 	ratio("tier 1 warm run vs tier 2 run of the same source", "BenchmarkTiers/tier1-warm", "BenchmarkTiers/tier2")
 	ratio("validate growth, 10k vs 1k intents (linear = 10x)", "BenchmarkValidate/bytes/10000", "BenchmarkValidate/bytes/1000")
