@@ -4,7 +4,7 @@ function base(name) { sub(/-[0-9]+$/, "", name); return name }
 /^Benchmark/ {
 	for (i = 2; i < NF; i++) {
 		if ($(i+1) == "ns/op") ns[base($1)] = $i + 0
-		else if ($(i+1) ~ /^(median-ms|cpu-ms\/op|audit-fsyncs\/plan)$/) metric[base($1) " " $(i+1)] = $i + 0
+		else if ($(i+1) ~ /^(median-ms|cpu-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
 	}
 }
 function mratio(label, num, den, unit) {
@@ -38,6 +38,9 @@ END {
 	show("audit fsyncs per applied plan, 1 intent (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1", "audit-fsyncs/plan")
 	show("audit fsyncs per applied plan, 1000 intents (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1000", "audit-fsyncs/plan")
 	show("lola install 10 files, claude-code, warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files", "median-ms")
+	show("  same, CPU time (user+sys, lola and its shim) per install", "BenchmarkCLIInstall10Files", "cpu-ms/op")
+	show("  same, bare lola process (--help), CPU time per run", "BenchmarkCLIInstallFloor/help", "cpu-ms/op")
+	show("  same, the shim alone (claude-code module, cache warm), CPU", "BenchmarkCLIInstallFloor/shim", "cpu-ms/op")
 	ratio("tier 1: cold compile vs cache hit, to first plan byte", "BenchmarkFirstPlanByte/cold", "BenchmarkFirstPlanByte/cache-hit")
 	ratio("tier 1 warm run vs tier 2 run of the same source", "BenchmarkTiers/tier1-warm", "BenchmarkTiers/tier2")
 	ratio("validate growth, 10k vs 1k intents (linear = 10x)", "BenchmarkValidate/bytes/10000", "BenchmarkValidate/bytes/1000")
@@ -62,4 +65,13 @@ END {
 		printf "  %-58s %10s\n", "warm ext run, Go target vs floor + bare lola (<= 1.5x)", "n/a"
 	ratio("warm ext run, Rust target: tier 1 vs tier 2 (<= 1.5x)", t "rust-cursor/tier1", t "rust-cursor/tier2")
 	ratio("warm ext run, AssemblyScript target: tier 1 vs tier 2 (<= 1.5x)", t "as-gemini-cli/tier1", t "as-gemini-cli/tier2")
+	# Where a warm Go tier-1 run's wall time goes (the shim's own phases).
+	w = "BenchmarkWarmTier1Breakdown"
+	if ((w " ms/cache-lookup") in metric) {
+		printf "  %-58s", "warm Go tier-1 run, ms per phase"
+		n = split("process-start+exit read+hash prescan cache-lookup confine instantiate lola_run", ph, " ")
+		for (k = 1; k <= n; k++) printf " %s=%s", ph[k], metric[w " ms/" ph[k]]
+		printf "\n"
+	} else
+		printf "  %-58s %10s\n", "warm Go tier-1 run, ms per phase", "n/a"
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lola-pm/lola/host/shim"
 	"golang.org/x/sys/unix"
 )
 
@@ -188,4 +189,53 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms")
 	reportCPU(b, cpu) // wait4 reports the child with its reaped descendants: the tier-1 shim counts
+}
+
+// BenchmarkCLIInstallFloor is what a warm tier-1 install cannot cost less
+// than, in CPU time (user + system), measured the same way as
+// BenchmarkCLIInstall10Files: one bare lola process (help), and the
+// tier-1 child alone (shim: bin/lola-shim running the claude-code target's
+// module from bin/builtin, compilation cache warm, on a request with no
+// modules). Install minus both is the host's own work: resolving, the
+// checks, the apply with its audit log and durability, the registry.
+func BenchmarkCLIInstallFloor(b *testing.B) {
+	bin := benchLola(b)
+	mod := filepath.Join(filepath.Dir(bin), "builtin", "claude-code", "dist", "claude-code.wasm")
+	if _, err := os.Stat(mod); err != nil {
+		b.Skip("bin/builtin/claude-code is not built: run make build")
+	}
+	b.Run("help", func(b *testing.B) {
+		home := b.TempDir()
+		var cpu time.Duration
+		for i := 0; i < b.N; i++ {
+			cpu += lolaCmd(b, bin, home, "--help")
+		}
+		reportCPU(b, cpu)
+	})
+	b.Run("shim", func(b *testing.B) {
+		a, err := shim.NewArgs(mod, nil, shim.DefaultLimits(), filepath.Join(b.TempDir(), "cache"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		inv, err := shim.NewInvocation(filepath.Join(filepath.Dir(bin), shim.ShimExecutable), a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run := func() time.Duration {
+			cmd := exec.Command(inv.Path, inv.Args...)
+			cmd.Env = inv.Env
+			cmd.Stdin = strings.NewReader(`{"protocol":1,"operation":"generate","modules":[]}`)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("shim: %v\n%s", err, out)
+			}
+			return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		run() // fill the cache
+		b.ResetTimer()
+		var cpu time.Duration
+		for i := 0; i < b.N; i++ {
+			cpu += run()
+		}
+		reportCPU(b, cpu)
+	})
 }

@@ -499,7 +499,11 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 	if l.Child.Outcome != child.OutcomePlanReceived {
 		return nil, nil, fmt.Errorf("%w (%s: %s)", ErrTargetFailed, j.ext.Name(), l.Child.Outcome)
 	}
-	return l.Child.Plan, art.sum[:], nil
+	sum, err := art.digest(l)
+	if err != nil {
+		return nil, nil, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
+	}
+	return l.Child.Plan, sum, nil
 }
 
 // legacyOwnership is for an uninstall whose record carries no "files"

@@ -18,12 +18,35 @@ import (
 const maxArtifactBytes = 256 << 20
 
 // artifact is the target's artifact of its preferred tier as a host file,
-// with its digest. A built-in's bytes are copied out of the binary into a
-// private temporary directory, removed by cleanup.
+// with its digest when that is known before the run. A built-in's bytes
+// are copied out of the binary into a private temporary directory, removed
+// by cleanup, and hashed on the way. A tier-1 artifact already on the host
+// is not read here at all: the shim reports the digest of the bytes it
+// read and ran (see digest).
 type artifact struct {
 	path    string
 	sum     [sha256.Size]byte
+	hasSum  bool
 	cleanup func()
+}
+
+// digest is the digest the audit log records for a run of a: the shim's,
+// of exactly the bytes it ran, when it reported one; otherwise the one
+// taken before the run (a built-in's copy, or a tier-2 executable);
+// otherwise (a tier-1 run that stopped before the shim read the module
+// whole, so nothing of it ran) the file's bytes now.
+func (a artifact) digest(l pipeline.Launched) ([]byte, error) {
+	if sum, ok := l.ArtifactSum(); ok {
+		return sum[:], nil
+	}
+	if a.hasSum {
+		return a.sum[:], nil
+	}
+	sum, err := pipeline.ArtifactSum(a.path)
+	if err != nil {
+		return nil, fmt.Errorf("artifact unreadable: %w", stripPath(err))
+	}
+	return sum[:], nil
 }
 
 func targetArtifact(e *extension.Extension) (artifact, error) {
@@ -33,11 +56,17 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 		return artifact{}, fmt.Errorf("%w: extension %s: its %s artifact is not built (lola ext build)", ErrUnknownAssistant, e.Name(), t)
 	}
 	if a.HostPath() != "" {
+		if t == extension.Tier1 {
+			// Hashed by the shim as it reads it: reading and hashing
+			// megabytes here too is the single largest avoidable cost of
+			// a warm install.
+			return artifact{path: a.HostPath(), cleanup: func() {}}, nil
+		}
 		sum, err := pipeline.ArtifactSum(a.HostPath())
 		if err != nil {
 			return artifact{}, fmt.Errorf("extension %s: artifact unreadable: %w", e.Name(), stripPath(err))
 		}
-		return artifact{path: a.HostPath(), sum: sum, cleanup: func() {}}, nil
+		return artifact{path: a.HostPath(), sum: sum, hasSum: true, cleanup: func() {}}, nil
 	}
 	src, err := e.OpenArtifact(t)
 	if err != nil {
@@ -72,7 +101,7 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 	}
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
-	return artifact{path: dst, sum: sum, cleanup: cleanup}, nil
+	return artifact{path: dst, sum: sum, hasSum: true, cleanup: cleanup}, nil
 }
 
 // runResult maps a hook's child outcome to the audit log's run results.
