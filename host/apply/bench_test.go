@@ -37,7 +37,7 @@ func BenchmarkApply10kFiles(b *testing.B) {
 			b.StopTimer()
 			r := openRoot(b, fresh("apply"))
 			b.StartTimer()
-			res, err := Apply(r, v, p, Options{})
+			res, err := Apply(r, v, p, Options{Key: testKey})
 			if err != nil || res.Outcome != OutcomeCommitted {
 				b.Fatalf("%+v %v", res, err)
 			}
