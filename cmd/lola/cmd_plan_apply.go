@@ -160,7 +160,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
 	}
-	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
+	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Home: st.home, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
 	if !f.dryRun {
 		if opts.Log, err = st.openAudit(); err != nil {
 			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))

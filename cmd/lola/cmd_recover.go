@@ -51,15 +51,24 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 			}
 			defer r.Close()
 			var log *audit.Log
-			if st, err := openState(home); err == nil {
-				if log, err = st.openAudit(); err == nil {
-					defer log.Close()
-				} else {
-					fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
-				}
+			st, err := openState(home)
+			if err != nil {
+				return withCode(exitUsage, fmt.Errorf("recover: %w", err))
 			}
-			rep, rerr := apply.Recover(r)
-			pipeline.LogRecovery(log, rep, rerr, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning:", s) })
+			if log, err = st.openAudit(); err == nil {
+				defer log.Close()
+			} else {
+				fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
+			}
+			// Only a journal authenticated by this host's key is executed.
+			key, err := apply.LoadKey(st.home)
+			if err != nil {
+				return withCode(exitInternal, fmt.Errorf("recover: %w", err))
+			}
+			warn := func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning:", s) }
+			rep, rerr := apply.Recover(r, key)
+			pipeline.LogRecovery(log, rep, rerr, warn)
+			pipeline.WarnUntrusted(rep, warn)
 			code := exitOK
 			var re *apply.RecoveryError
 			switch {
@@ -71,10 +80,11 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 			}
 			if asJSON {
 				out := struct {
-					Recovery apply.Recovery `json:"recovery"`
-					Staging  string         `json:"staging,omitempty"`
-					Error    string         `json:"error,omitempty"`
-				}{Recovery: rep.Kind, Staging: rep.Staging}
+					Recovery  apply.Recovery `json:"recovery"`
+					Staging   string         `json:"staging,omitempty"`
+					Untrusted []string       `json:"untrusted,omitempty"`
+					Error     string         `json:"error,omitempty"`
+				}{Recovery: rep.Kind, Staging: rep.Staging, Untrusted: rep.Untrusted}
 				if rerr != nil {
 					out.Recovery = apply.RecoveryFailed
 					out.Error = rerr.Error()
