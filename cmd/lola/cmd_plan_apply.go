@@ -220,10 +220,20 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 		case pipeline.OutcomeDryRun:
 			printTreeDiff(out, pr.Changes)
 		case pipeline.OutcomeCommitted:
-			fmt.Fprintf(out, "committed %d intents\n", p.Len())
+			fmt.Fprintf(out, "committed %d intents (%s)\n", p.Len(), changeCounts(pr.Changes))
 		}
 	}
 	return pipelineExit(pr, f.json, errOut)
+}
+
+// changeCounts spells how many paths each kind of change touched.
+func changeCounts(changes []apply.Change) string {
+	n := map[apply.ChangeKind]int{}
+	for _, c := range changes {
+		n[c.Kind]++
+	}
+	return fmt.Sprintf("%d added, %d removed, %d replaced, %d renamed, %d unchanged",
+		n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced], n[apply.ChangeRenamed], n[apply.ChangeNoop])
 }
 
 func printTreeDiff(w io.Writer, changes []apply.Change) {
