@@ -70,3 +70,17 @@ func TestNoLitter(t *testing.T) {
 		t.Fatalf("install then uninstall left:\n%s\nwant:\n%s", after, listed)
 	}
 }
+
+// 'plan validate' and 'plan apply' agree on the host's reserved names.
+func TestValidateAgreesWithApplyOnReservedNames(t *testing.T) {
+	for _, name := range []string{".lola.lock", ".lola-staging-0123456789abcdef/journal", ".LOLA-STAGING-x"} {
+		plan := filepath.Join(t.TempDir(), "p.json")
+		os.WriteFile(plan, []byte(`{"protocol":1,"intents":[{"op":"write","path":"`+name+`","content":"x"}]}`), 0o644)
+		vcode, vout, _ := runApplyCLI(t, "", "plan", "validate", plan)
+		acode, aout, aerr := runApplyCLI(t, "", "plan", "apply", "--root", t.TempDir(), "--home", t.TempDir(), plan)
+		aout += aerr
+		if vcode != exitRejected || acode != exitRejected || !strings.Contains(vout, "path.invalid") || !strings.Contains(aout, "path.invalid") {
+			t.Fatalf("%s: validate %d %s; apply %d %s", name, vcode, vout, acode, aout)
+		}
+	}
+}
