@@ -128,6 +128,7 @@ func (s *Session) commit(p *Prepared) Result {
 	}
 	s.point("flushed")
 	size, _ := j.f.Seek(0, io.SeekCurrent)
+	s.syncs++
 	if err := j.append(record{Phase: phaseCommit}); err != nil {
 		// The commit record may or may not be on disk: take it back
 		// before undoing, or a crash during the undo would be "completed".
@@ -158,6 +159,7 @@ func (s *Session) commit(p *Prepared) Result {
 // syncfs where there is one, else an fsync of the journal and of each
 // directory (content was fsynced as it was written).
 func (p *Prepared) flushStaging(syncfs bool, j *journal) error {
+	p.s.syncs++
 	if syncfs {
 		return p.root.SyncFS()
 	}
@@ -165,6 +167,7 @@ func (p *Prepared) flushStaging(syncfs bool, j *journal) error {
 		return err
 	}
 	for _, d := range []*fsroot.Dir{p.fresh, p.aside, p.dir, p.root.Dir()} {
+		p.s.syncs++
 		if err := d.Sync(); err != nil {
 			return err
 		}
@@ -223,6 +226,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		}
 		_, err = f.Write(body)
 		if err == nil && fsync {
+			s.syncs++
 			err = f.Sync()
 		}
 		if cerr := f.Close(); err == nil {
@@ -239,6 +243,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		}
 		err = s.opts.Remote.Fetch(c.step, f)
 		if err == nil && fsync {
+			s.syncs++
 			err = f.Sync()
 		}
 		if cerr := f.Close(); err == nil {
@@ -262,6 +267,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 
 // flushTree makes every rename durable before the commit point.
 func (p *Prepared) flushTree(syncfs bool) error {
+	p.s.syncs++
 	if syncfs {
 		return p.root.SyncFS()
 	}
@@ -270,6 +276,7 @@ func (p *Prepared) flushTree(syncfs bool) error {
 		for _, n := range []*node{a.at, a.from, a.mk} {
 			if n != nil && n.d != nil && !seen[n.d] {
 				seen[n.d] = true
+				p.s.syncs++
 				if err := n.d.Sync(); err != nil {
 					return err
 				}

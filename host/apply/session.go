@@ -59,6 +59,9 @@ type Session struct {
 	unlock    func() error
 	recovered RecoveryReport
 	points    int
+	// syncs counts the flushes to stable storage (fsync, syncfs) this
+	// session asked for, for the test that bounds them per plan.
+	syncs int
 	// findings caches the first probe: every staging directory is directly
 	// beneath the root, on the one filesystem the probe describes.
 	findings *fsroot.Findings
