@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
@@ -125,7 +126,15 @@ func readJournal(staging *fsroot.Dir, key, binding []byte) ([]record, error) {
 	}
 	j := &journal{key: key, base: binding}
 	var out []record
-	sc := bufio.NewScanner(f)
+	// The first record (begin) is short: one that is not, or does not
+	// verify, ends the read before anything large is buffered, so a
+	// planted journal costs at most this much to refuse.
+	br := bufio.NewReaderSize(f, 4096)
+	first, err := br.ReadSlice('\n')
+	if err != nil {
+		return nil, fmt.Errorf("%w (no whole first record)", ErrJournalUnverified)
+	}
+	sc := bufio.NewScanner(io.MultiReader(bytes.NewReader(append([]byte(nil), first...)), br))
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	var torn bool
 	for sc.Scan() {

@@ -149,3 +149,33 @@ func copyTree(t *testing.T, from, to string) {
 		return os.WriteFile(dst, b, 0o600)
 	}))
 }
+
+// Whatever else bears a staging name — a symlink, a file, a directory
+// with no journal, or a journal that is one huge line — is reported and
+// left alone, and applies still run (a repository cannot block them).
+func TestPlantedLookalikesDoNotBlockApplies(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	huge := strings.Repeat("a", 1<<20)
+	tree(t, root, map[string]string{
+		".lola-staging-00000000000000aa@":        outside,
+		".lola-staging-00000000000000bb":         "a file",
+		".lola-staging-00000000000000cc/aside/1": "x",
+		".lola-staging-00000000000000dd/journal": huge,
+	})
+	before := snapshot(t, root)
+	p, v := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"new.txt","content":"n"}]}`)
+	s, err := Begin(openRoot(t, root), Options{Key: testKey})
+	must(t, err)
+	defer s.Close()
+	if rep := s.Recovered(); len(rep.Untrusted) != 4 || rep.Kind != RecoveryNone {
+		t.Fatalf("%+v", rep)
+	}
+	prep, err := s.Prepare(v, p)
+	must(t, err)
+	if res := s.Commit(prep); res.Outcome != OutcomeCommitted {
+		t.Fatalf("%+v", res)
+	}
+	if got, want := snapshot(t, root), before+"\nnew.txt -rw-r--r-- \"n\""; got != want {
+		t.Fatal(diffLines(want, got))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/rejection"
 )
 
 // RecoveryReport says what recovery found and did.
@@ -77,6 +78,11 @@ func (s *Session) recover() (RecoveryReport, error) {
 func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 	rep := RecoveryReport{Staging: name}
 	dir, err := s.root.Dir().OpenDir(name)
+	if len(rejection.All(err)) > 0 {
+		// A symlink, a file, a mount point by a staging name: not a
+		// directory this host made. Left alone, reported.
+		return rep, fmt.Errorf("%w (%v)", ErrJournalUnverified, err)
+	}
 	if err != nil {
 		rep.Kind = RecoveryFailed
 		return rep, err
