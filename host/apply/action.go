@@ -92,12 +92,19 @@ var ErrChanged = errors.New("the entry changed since validation")
 // checks that what arrived is id; if it is not, it is moved back where it
 // came from and the move fails with ErrChanged. Checking after the rename
 // closes the window between a check by name and the rename: whatever a
-// racer swapped in is returned untouched.
-func move(from *fsroot.Dir, fromName string, to *fsroot.Dir, toName string, id ident) error {
-	if e, err := from.Lstat(fromName); err != nil {
-		return err
-	} else if !id.is(e) {
-		return ErrChanged
+// racer swapped in is returned untouched. With precheck the source is
+// also checked before the rename, so that an entry of the user's that is
+// not id is not moved even for that instant (a source in the live tree);
+// a source in the host's staging needs only the check after.
+func move(from *fsroot.Dir, fromName string, to *fsroot.Dir, toName string, id ident, precheck bool) error {
+	if precheck {
+		e, err := from.Lstat(fromName)
+		if err != nil {
+			return err
+		}
+		if !id.is(e) {
+			return ErrChanged
+		}
 	}
 	if err := fsroot.Rename(from, fromName, to, toName, fsroot.NoReplace); err != nil {
 		return err
@@ -117,13 +124,13 @@ func (s *stage) do(a *action) error {
 	var err error
 	switch a.Op {
 	case actAside:
-		err = move(a.at.d, a.atName, s.aside, slotName(a.Slot), a.ID)
+		err = move(a.at.d, a.atName, s.aside, slotName(a.Slot), a.ID, true)
 	case actRename:
-		if err = move(a.from.d, a.fromName, a.at.d, a.atName, a.ID); err != nil {
+		if err = move(a.from.d, a.fromName, a.at.d, a.atName, a.ID, true); err != nil {
 			return changeFail(a.Op, a.From, err)
 		}
 	case actMkdir, actPlace:
-		err = move(s.fresh, slotName(a.Slot), a.at.d, a.atName, a.ID)
+		err = move(s.fresh, slotName(a.Slot), a.at.d, a.atName, a.ID, false)
 	default:
 		return fmt.Errorf("apply: unknown action %q", a.Op)
 	}
