@@ -187,10 +187,12 @@ func (d *Dir) CreateFile(name string, perm fs.FileMode) (*os.File, error) {
 	return os.NewFile(uintptr(fd), Rel(d.child(name))), nil
 }
 
-// OpenFile opens the existing regular file name in d for reading, without
-// following a symlink.
+// OpenFile opens the existing file name in d for reading, without
+// following a symlink; a FIFO or terminal swapped in neither blocks the
+// open nor becomes the controlling terminal. Callers check the opened
+// descriptor's kind and identity (fstat), not the name's.
 func (d *Dir) OpenFile(name string) (*os.File, error) {
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		return nil, mapResolveErr(err, d.child(name))
 	}
