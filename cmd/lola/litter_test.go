@@ -84,3 +84,22 @@ func TestValidateAgreesWithApplyOnReservedNames(t *testing.T) {
 		}
 	}
 }
+
+// Re-applying a plan whose writes are already on disk rewrites nothing and
+// says so.
+func TestReapplyReportsUnchanged(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	plan := filepath.Join(t.TempDir(), "p.json")
+	os.WriteFile(plan, []byte(`{"protocol":1,"intents":[{"op":"write","path":"a/x.md","content":"x"},{"op":"write","path":"y.sh","content":"y","executable":true}]}`), 0o644)
+	if code, out, errs := runApplyCLI(t, "", "plan", "apply", "--root", root, "--home", home, plan); code != exitOK || !strings.Contains(out, "2 added") {
+		t.Fatalf("first apply: %d %s %s", code, out, errs)
+	}
+	before := statTree(t, root)
+	code, out, errs := runApplyCLI(t, "", "plan", "apply", "--root", root, "--home", home, plan)
+	if code != exitOK || !strings.Contains(out, "0 added, 0 removed, 0 replaced, 0 renamed, 2 unchanged") {
+		t.Fatalf("second apply: %d %s %s", code, out, errs)
+	}
+	if after := statTree(t, root); after != before {
+		t.Fatalf("an unchanged re-apply touched the tree:\n%s\n%s", before, after)
+	}
+}
