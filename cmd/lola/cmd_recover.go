@@ -10,6 +10,7 @@ import (
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pipeline"
 )
@@ -51,17 +52,26 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 			}
 			defer r.Close()
 			var log *audit.Log
-			st, err := openState(home)
-			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("recover: %w", err))
-			}
-			if log, err = st.openAudit(); err == nil {
-				defer log.Close()
+			keyHome := home
+			if st, err := openState(home); err == nil {
+				keyHome = st.home
+				if log, err = st.openAudit(); err == nil {
+					defer log.Close()
+				} else {
+					fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
+				}
 			} else {
-				fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
+				// A broken config.yaml must not stand in the way of
+				// recovery: only the key is needed.
+				fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: state unavailable; recovery proceeds unlogged:", err)
+				if keyHome == "" {
+					if keyHome, err = config.Home(); err != nil {
+						return withCode(exitUsage, fmt.Errorf("recover: %w", err))
+					}
+				}
 			}
 			// Only a journal authenticated by this host's key is executed.
-			key, err := apply.LoadKey(st.home)
+			key, err := apply.LoadKey(keyHome)
 			if err != nil {
 				return withCode(exitInternal, fmt.Errorf("recover: %w", err))
 			}
