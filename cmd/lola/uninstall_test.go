@@ -131,9 +131,8 @@ func newE2EWorld(t *testing.T, scope string) e2eWorld {
 // (make build) with its built-in targets: for each assistant and scope,
 // `lola install` of the sample module into a temporary project (or home)
 // holding the user's own files produces exactly the golden tree, and `lola
-// uninstall` then leaves it exactly as it was — no lola litter but the
-// documented lock file (.lola.lock) — and the directory lola ran in
-// untouched.
+// uninstall` then leaves it exactly as it was — no lola litter at all (no
+// lock file, no staging) — and the directory lola ran in untouched.
 func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
 	exe := os.Getenv("LOLA_BUILT_BINARY")
 	if exe == "" {
