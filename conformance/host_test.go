@@ -56,7 +56,7 @@ func runThroughHost(t testing.TB, artifact, request string) (hostReport, int) {
 	t.Helper()
 	home := filepath.Join(workDir, "home")
 	root := t.TempDir()
-	defer assertOnlyLockFile(t, root)
+	defer assertNothingLeft(t, root)
 	args := []string{"ext", "run", "--root", root, "--dry-run", "--json", "--fs", "bytes", "--request", request}
 	if !strings.HasSuffix(artifact, ".wasm") {
 		args = append(args, "--trust-native")
@@ -83,18 +83,16 @@ func runThroughHost(t testing.TB, artifact, request string) (hostReport, int) {
 	return rep, code
 }
 
-// assertOnlyLockFile fails when a dry run left anything under root but the
-// executor's (empty) lock file.
-func assertOnlyLockFile(t testing.TB, root string) {
+// assertNothingLeft fails when a dry run left anything under root (the
+// executor creates no lock file and a dry run no staging).
+func assertNothingLeft(t testing.TB, root string) {
 	t.Helper()
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.Name() != ".lola.lock" {
-			t.Errorf("a dry run left %s under the root", e.Name())
-		}
+		t.Errorf("a dry run left %s under the root", e.Name())
 	}
 }
 

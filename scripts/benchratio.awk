@@ -32,7 +32,7 @@ function fmtns(v) {
 	return sprintf("%dns", v)
 }
 END {
-	ratio("atomic apply of 10k files vs os.WriteFile loop", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
+	ratio("durable atomic apply of 10k files vs WriteFile loop + syncfs", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
 	ratio("bin/lola plan apply, 10k files vs WriteFile+syncfs (<=2x)", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs")
 	mratio("  same, CPU time (user+sys) instead of wall time", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "cpu-ms/op")
 	show("audit fsyncs per applied plan, 1 intent (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1", "audit-fsyncs/plan")

@@ -232,7 +232,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if err != nil {
 		return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 	}
-	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
+	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Home: st.home, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
 	if !f.dryRun {
 		if opts.Log, err = st.openAudit(); err != nil {
 			return withCode(exitInternal, fmt.Errorf("ext run: %w", err))

@@ -160,7 +160,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
 	}
-	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
+	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Home: st.home, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
 	if !f.dryRun {
 		if opts.Log, err = st.openAudit(); err != nil {
 			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
@@ -220,10 +220,20 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 		case pipeline.OutcomeDryRun:
 			printTreeDiff(out, pr.Changes)
 		case pipeline.OutcomeCommitted:
-			fmt.Fprintf(out, "committed %d intents\n", p.Len())
+			fmt.Fprintf(out, "committed %d intents (%s)\n", p.Len(), changeCounts(pr.Changes))
 		}
 	}
 	return pipelineExit(pr, f.json, errOut)
+}
+
+// changeCounts spells how many paths each kind of change touched.
+func changeCounts(changes []apply.Change) string {
+	n := map[apply.ChangeKind]int{}
+	for _, c := range changes {
+		n[c.Kind]++
+	}
+	return fmt.Sprintf("%d added, %d removed, %d replaced, %d renamed, %d unchanged",
+		n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced], n[apply.ChangeRenamed], n[apply.ChangeNoop])
 }
 
 func printTreeDiff(w io.Writer, changes []apply.Change) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pipeline"
 )
@@ -51,15 +52,33 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 			}
 			defer r.Close()
 			var log *audit.Log
+			keyHome := home
 			if st, err := openState(home); err == nil {
+				keyHome = st.home
 				if log, err = st.openAudit(); err == nil {
 					defer log.Close()
 				} else {
 					fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: audit log unavailable; recovery proceeds unlogged:", err)
 				}
+			} else {
+				// A broken config.yaml must not stand in the way of
+				// recovery: only the key is needed.
+				fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: state unavailable; recovery proceeds unlogged:", err)
+				if keyHome == "" {
+					if keyHome, err = config.Home(); err != nil {
+						return withCode(exitUsage, fmt.Errorf("recover: %w", err))
+					}
+				}
 			}
-			rep, rerr := apply.Recover(r)
-			pipeline.LogRecovery(log, rep, rerr, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning:", s) })
+			// Only a journal authenticated by this host's key is executed.
+			key, err := apply.LoadKey(keyHome)
+			if err != nil {
+				return withCode(exitInternal, fmt.Errorf("recover: %w", err))
+			}
+			warn := func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning:", s) }
+			rep, rerr := apply.Recover(r, key)
+			pipeline.LogRecovery(log, rep, rerr, warn)
+			pipeline.WarnUntrusted(rep, warn)
 			code := exitOK
 			var re *apply.RecoveryError
 			switch {
@@ -71,10 +90,11 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 			}
 			if asJSON {
 				out := struct {
-					Recovery apply.Recovery `json:"recovery"`
-					Staging  string         `json:"staging,omitempty"`
-					Error    string         `json:"error,omitempty"`
-				}{Recovery: rep.Kind, Staging: rep.Staging}
+					Recovery  apply.Recovery `json:"recovery"`
+					Staging   string         `json:"staging,omitempty"`
+					Untrusted []string       `json:"untrusted,omitempty"`
+					Error     string         `json:"error,omitempty"`
+				}{Recovery: rep.Kind, Staging: rep.Staging, Untrusted: rep.Untrusted}
 				if rerr != nil {
 					out.Recovery = apply.RecoveryFailed
 					out.Error = rerr.Error()

@@ -51,7 +51,7 @@ func listTree(t *testing.T, root string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		if rel == "." || rel == ".lola.lock" {
+		if rel == "." { // nothing of the host's is ever left: no lock file, no staging
 			return nil
 		}
 		line := rel + " " + info.Mode().String()

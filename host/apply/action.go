@@ -13,8 +13,8 @@ import (
 )
 
 // node is a directory an action happens in: one the plan's resolution
-// opened (d set from the start), or one the host creates (d set once the
-// mkdir action has run).
+// opened (d set from the start), or one the host creates (d set once it is
+// made in staging, before it is moved into place).
 type node struct {
 	d      *fsroot.Dir
 	parent *node
@@ -30,30 +30,42 @@ func (n *node) relPath(name string) string {
 // Action kinds, as journaled.
 const (
 	actAside  = "aside"  // move the entry at path into staging/aside/slot
-	actMkdir  = "mkdir"  // create the directory path
+	actMkdir  = "mkdir"  // move the directory staging/new/slot (made empty) to path
 	actRename = "rename" // move from to path
 	actPlace  = "place"  // move staging/new/slot to path
 )
 
+// ident is a file's identity as journaled: device, inode and birth time
+// (see fsroot.Entry.Same for why an inode number alone is not one).
+type ident struct {
+	Dev   uint64 `json:"dev"`
+	Ino   uint64 `json:"ino"`
+	Btime int64  `json:"btime,omitempty"`
+}
+
+func identOf(e fsroot.Entry) ident { return ident{Dev: e.Dev, Ino: e.Ino, Btime: e.Btime} }
+
+// is reports whether e is the file id names.
+func (id ident) is(e fsroot.Entry) bool {
+	return id.Ino != 0 && e.Same(fsroot.Entry{Kind: fsroot.KindFile, Dev: id.Dev, Ino: id.Ino, Btime: id.Btime})
+}
+
 // action is one change to the live tree. The journaled fields say what the
-// change is and how to recognise that it happened (Ino: the inode that
+// change is and which file it moves (ID: the identity of the entry that
 // ends up at the destination); at/from are the descriptors it runs on.
+// Every action is a rename of a whole entry, so every undo is a rename
+// back, made only after the entry found is shown to be the one moved.
 type action struct {
 	Op     string `json:"op"`
 	Intent int    `json:"intent"`
 	Path   string `json:"path"`
 	From   string `json:"from,omitempty"`
 	Slot   int    `json:"slot,omitempty"`
-	Ino    uint64 `json:"ino,omitempty"`
-	// Prior (mkdir only) is the inode that stood at Path before the plan
-	// (a deleted entry the host recreates as a directory), which undo must
-	// not remove.
-	Prior uint64 `json:"prior,omitempty"`
+	ID     ident  `json:"id"`
 
 	at, from         *node
 	atName, fromName string
 	mk               *node // mkdir: the node it creates
-	made             bool  // mkdir: this process created it
 	replace          bool  // aside made for a write over an existing file
 }
 
@@ -72,47 +84,58 @@ func (e *changeErr) Unwrap() error { return e.err }
 
 func changeFail(op, path string, err error) error { return &changeErr{op: op, path: path, err: err} }
 
+// ErrChanged is an entry that is not, by identity, the one validated or
+// staged: it was swapped between Prepare and Commit.
+var ErrChanged = errors.New("the entry changed since validation")
+
+// move renames fromName in from to toName in to (never replacing), then
+// checks that what arrived is id; if it is not, it is moved back where it
+// came from and the move fails with ErrChanged. Checking after the rename
+// closes the window between a check by name and the rename: whatever a
+// racer swapped in is returned untouched. With precheck the source is
+// also checked before the rename, so that an entry of the user's that is
+// not id is not moved even for that instant (a source in the live tree);
+// a source in the host's staging needs only the check after.
+func move(from *fsroot.Dir, fromName string, to *fsroot.Dir, toName string, id ident, precheck bool) error {
+	if precheck {
+		e, err := from.Lstat(fromName)
+		if err != nil {
+			return err
+		}
+		if !id.is(e) {
+			return ErrChanged
+		}
+	}
+	if err := fsroot.Rename(from, fromName, to, toName, fsroot.NoReplace); err != nil {
+		return err
+	}
+	e, err := to.Lstat(toName)
+	if err == nil && id.is(e) {
+		return nil
+	}
+	if berr := fsroot.Rename(to, toName, from, fromName, fsroot.NoReplace); berr != nil {
+		return fmt.Errorf("%w, and what was moved could not be moved back: %v", ErrChanged, berr)
+	}
+	return ErrChanged
+}
+
 // do performs a in this process, on its held descriptors.
 func (s *stage) do(a *action) error {
+	var err error
 	switch a.Op {
 	case actAside:
-		e, err := a.at.d.Lstat(a.atName)
-		if err != nil {
-			return changeFail(a.Op, a.Path, err)
-		}
-		if e.Ino != a.Ino {
-			return changeFail(a.Op, a.Path, errors.New("the entry changed since validation"))
-		}
-		if err := fsroot.Rename(a.at.d, a.atName, s.aside, slotName(a.Slot), fsroot.NoReplace); err != nil {
-			return changeFail(a.Op, a.Path, err)
-		}
-	case actMkdir:
-		if err := a.at.d.Mkdir(a.atName, 0o755); err != nil {
-			return changeFail(a.Op, a.Path, err)
-		}
-		a.made = true
-		d, err := a.at.d.OpenDir(a.atName)
-		if err != nil {
-			return changeFail(a.Op, a.Path, err)
-		}
-		a.mk.d, a.mk.owned = d, true
+		err = move(a.at.d, a.atName, s.aside, slotName(a.Slot), a.ID, true)
 	case actRename:
-		e, err := a.from.d.Lstat(a.fromName)
-		if err != nil {
+		if err = move(a.from.d, a.fromName, a.at.d, a.atName, a.ID, true); err != nil {
 			return changeFail(a.Op, a.From, err)
 		}
-		if e.Ino != a.Ino {
-			return changeFail(a.Op, a.From, errors.New("the entry changed since validation"))
-		}
-		if err := fsroot.Rename(a.from.d, a.fromName, a.at.d, a.atName, fsroot.NoReplace); err != nil {
-			return changeFail(a.Op, a.Path, err)
-		}
-	case actPlace:
-		if err := fsroot.Rename(s.fresh, slotName(a.Slot), a.at.d, a.atName, fsroot.NoReplace); err != nil {
-			return changeFail(a.Op, a.Path, err)
-		}
+	case actMkdir, actPlace:
+		err = move(s.fresh, slotName(a.Slot), a.at.d, a.atName, a.ID, false)
 	default:
 		return fmt.Errorf("apply: unknown action %q", a.Op)
+	}
+	if err != nil {
+		return changeFail(a.Op, a.Path, err)
 	}
 	return nil
 }
@@ -140,14 +163,22 @@ type relPath string
 func (p relPath) Components() []string { return strings.Split(string(p), "/") }
 
 // undo reverses a if evidence shows it took effect, and does nothing when
-// it did not; running it twice is running it once.
+// it did not; running it twice is running it once. The evidence is
+// identity: an entry is moved back only when it is, by device, inode and
+// birth time, the entry the action moved. Nothing is ever removed from
+// the tree: a directory the apply made goes back into staging, which is
+// discarded whole.
 func (s *stage) undo(a *action) error {
 	switch a.Op {
 	case actAside:
-		if _, err := s.aside.Lstat(slotName(a.Slot)); errors.Is(err, fs.ErrNotExist) {
+		e, err := s.aside.Lstat(slotName(a.Slot))
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		} else if err != nil {
 			return err
+		}
+		if !a.ID.is(e) {
+			return fmt.Errorf("staging slot %d is not the entry moved aside from %s", a.Slot, a.Path)
 		}
 		d, name, ok, err := s.locate(a.at, a.atName, a.Path)
 		if err != nil {
@@ -157,11 +188,8 @@ func (s *stage) undo(a *action) error {
 			return fmt.Errorf("cannot restore %s: its parent is gone", a.Path)
 		}
 		return fsroot.Rename(s.aside, slotName(a.Slot), d, name, fsroot.NoReplace)
-	case actMkdir:
-		if a.at != nil && a.at.d != nil && !a.made {
-			return nil // this process never created it
-		}
-		if a.mk != nil && a.mk.owned && a.mk.d != nil {
+	case actMkdir, actPlace, actRename:
+		if a.Op == actMkdir && a.mk != nil && a.mk.owned && a.mk.d != nil {
 			a.mk.d.Close()
 			a.mk.d = nil
 		}
@@ -170,28 +198,13 @@ func (s *stage) undo(a *action) error {
 			return err
 		}
 		e, err := d.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+		if errors.Is(err, fs.ErrNotExist) || err == nil && !a.ID.is(e) {
+			return nil // never moved here, or already moved back
 		} else if err != nil {
 			return err
 		}
-		if e.Kind != fsroot.KindDir || a.Prior != 0 && e.Ino == a.Prior {
-			return nil // not the directory this apply made
-		}
-		if err := d.Rmdir(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
-	case actRename:
-		d, name, ok, err := s.locate(a.at, a.atName, a.Path)
-		if err != nil || !ok {
-			return err
-		}
-		e, err := d.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) || err == nil && e.Ino != a.Ino {
-			return nil
-		} else if err != nil {
-			return err
+		if a.Op != actRename {
+			return fsroot.Rename(d, name, s.fresh, slotName(a.Slot), fsroot.NoReplace)
 		}
 		fd, fname, ok, err := s.locate(a.from, a.fromName, a.From)
 		if err != nil {
@@ -201,18 +214,6 @@ func (s *stage) undo(a *action) error {
 			return fmt.Errorf("cannot move %s back: the parent of %s is gone", a.Path, a.From)
 		}
 		return fsroot.Rename(d, name, fd, fname, fsroot.NoReplace)
-	case actPlace:
-		d, name, ok, err := s.locate(a.at, a.atName, a.Path)
-		if err != nil || !ok {
-			return err
-		}
-		e, err := d.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) || err == nil && e.Ino != a.Ino {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		return fsroot.Rename(d, name, s.fresh, slotName(a.Slot), fsroot.NoReplace)
 	}
 	return fmt.Errorf("apply: unknown action %q", a.Op)
 }

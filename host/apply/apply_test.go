@@ -33,7 +33,7 @@ func TestApplyCommits(t *testing.T) {
 		{"op":"rename","from":"mv/src.txt","to":"mv2/dst.txt"},
 		{"op":"write","path":"replace/me.txt","content":"after"}
 	]}`)
-	res, err := Apply(openRoot(t, root), v, p, Options{})
+	res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey})
 	must(t, err)
 	if res.Outcome != OutcomeCommitted {
 		t.Fatalf("outcome %s: %v %v", res.Outcome, res.Cause, res.RollbackErr)
@@ -89,7 +89,7 @@ func TestApplyRefusesHostileNothingChanged(t *testing.T) {
 			before, beforeOut := snapshot(t, root), snapshot(t, outside)
 			// A valid write alongside proves the refusal is whole-plan.
 			p, v := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"other/ok","content":"ok"},`+c.plan+`]}`)
-			_, err := Apply(openRoot(t, root), v, p, Options{})
+			_, err := Apply(openRoot(t, root), v, p, Options{Key: testKey})
 			wantRule(t, err, c.rule)
 			named := false
 			for _, viol := range rejection.All(err) {
@@ -134,7 +134,7 @@ func TestDeleteRollback(t *testing.T) {
 	]}`)
 	var events []Event
 	obs := &recorder{}
-	opts := Options{Observer: obs, hooks: &hooks{fail: func(phase string, intent int) error {
+	opts := Options{Key: testKey, Observer: obs, hooks: &hooks{fail: func(phase string, intent int) error {
 		if phase == "place" && intent == 2 {
 			return errors.New("injected: disk full")
 		}
@@ -187,7 +187,7 @@ func TestDeleteOrdering(t *testing.T) {
 		root := t.TempDir()
 		tree(t, root, map[string]string{"a": "file", "z": "z"})
 		p, v := decode(t, `{"protocol":1,"intents":[`+order+`]}`)
-		res, err := Apply(openRoot(t, root), v, p, Options{})
+		res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey})
 		must(t, err)
 		if res.Outcome != OutcomeCommitted {
 			t.Fatalf("%s: %+v", order, res)
@@ -203,7 +203,7 @@ func TestDeleteOrdering(t *testing.T) {
 		root := t.TempDir()
 		tree(t, root, map[string]string{"a": "file"})
 		p, v := decode(t, `{"protocol":1,"intents":[`+order+`]}`)
-		res, err := Apply(openRoot(t, root), v, p, Options{})
+		res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey})
 		must(t, err)
 		if res.Outcome != OutcomeCommitted {
 			t.Fatalf("%s: %+v", order, res)
@@ -246,7 +246,7 @@ func TestAtomicityEveryIntent(t *testing.T) {
 				tree(t, root, atomicityTree)
 				before := snapshot(t, root)
 				hit := false
-				opts := Options{hooks: &hooks{fail: func(ph string, intent int) error {
+				opts := Options{Key: testKey, hooks: &hooks{fail: func(ph string, intent int) error {
 					if ph == phase && intent == i && !hit {
 						hit = true
 						return errors.New("injected")
@@ -282,7 +282,7 @@ func TestFetchWithoutRemoteRollsBack(t *testing.T) {
 		{"op":"write","path":"a","content":"a"},
 		{"op":"fetch","url":"https://example.org/x.tgz","dest":"vendor/x.tgz"}
 	]}`)
-	res, err := Apply(openRoot(t, root), v, p, Options{})
+	res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey})
 	must(t, err)
 	if res.Outcome != OutcomeRolledBack || res.Trigger != 2 || !errors.Is(res.Cause, ErrNoRemote) {
 		t.Fatalf("result %+v", res)
@@ -310,7 +310,7 @@ func TestObserverSeesResolvedPlanBeforeChanges(t *testing.T) {
 			t.Errorf("the tree changed before the observer's Begin:\n%s", diffLines(before, now))
 		}
 	}
-	res, err := Apply(openRoot(t, root), v, p, Options{Observer: obs})
+	res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey, Observer: obs})
 	must(t, err)
 	if res.Outcome != OutcomeCommitted || len(obs.outcome) != 1 || obs.outcome[0].Outcome != OutcomeCommitted {
 		t.Fatalf("%+v %+v", res, obs.outcome)
@@ -364,7 +364,7 @@ func TestRecoveryLeavesLookalikesAlone(t *testing.T) {
 	root := t.TempDir()
 	tree(t, root, map[string]string{".lola-staging-mine/keep": "k", ".lola-staging-0123456789ABCDEF/keep": "k"})
 	before := snapshot(t, root)
-	rep, err := Recover(openRoot(t, root))
+	rep, err := Recover(openRoot(t, root), testKey)
 	must(t, err)
 	if rep.Kind != RecoveryNone || snapshot(t, root) != before {
 		t.Fatalf("recovery touched a lookalike: %+v", rep)
@@ -379,7 +379,7 @@ func TestRollbackFailedKeepsStagingForRecovery(t *testing.T) {
 	tree(t, root, map[string]string{"x/y": "precious", "other": "o"})
 	before := snapshot(t, root)
 	p, v := decode(t, `{"protocol":1,"intents":[{"op":"delete","path":"x/y"},{"op":"write","path":"z","content":"z"}]}`)
-	opts := Options{hooks: &hooks{fail: func(phase string, intent int) error {
+	opts := Options{Key: testKey, hooks: &hooks{fail: func(phase string, intent int) error {
 		if phase == "place" && intent == 1 {
 			// Sabotage: the directory y must return to is replaced by a file.
 			must(t, os.RemoveAll(filepath.Join(root, "x")))
@@ -393,18 +393,18 @@ func TestRollbackFailedKeepsStagingForRecovery(t *testing.T) {
 	if res.Outcome != OutcomeRollbackFailed || res.Trigger != 1 || res.RollbackErr == nil {
 		t.Fatalf("result %+v", res)
 	}
-	rep, err := Recover(openRoot(t, root))
+	rep, err := Recover(openRoot(t, root), testKey)
 	var re *RecoveryError
 	if !errors.As(err, &re) || rep.Kind != RecoveryFailed || rep.Staging == "" {
 		t.Fatalf("recovery with the obstacle in place: %+v %v", rep, err)
 	}
 	// Begin refuses to apply anything more to a tree in neither state.
-	if _, err := Begin(openRoot(t, root), Options{}); !errors.As(err, &re) {
+	if _, err := Begin(openRoot(t, root), Options{Key: testKey}); !errors.As(err, &re) {
 		t.Fatalf("Begin over a failed recovery: %v", err)
 	}
 	must(t, os.Remove(filepath.Join(root, "x")))
 	must(t, os.Mkdir(filepath.Join(root, "x"), 0o755))
-	rep, err = Recover(openRoot(t, root))
+	rep, err = Recover(openRoot(t, root), testKey)
 	must(t, err)
 	if rep.Kind != RecoveryRolledBack {
 		t.Fatalf("recovery %+v", rep)

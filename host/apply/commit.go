@@ -31,41 +31,40 @@ func (s *Session) commit(p *Prepared) Result {
 	defer p.closeOwned()
 	obs := s.observer()
 	if err := obs.Begin(p.Intents()); err != nil {
-		p.discard()
 		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: fmt.Errorf("apply: the plan could not be logged, so nothing was applied: %w", err)}
-	}
-	j, err := createJournal(p.dir)
-	if err != nil {
-		p.discard()
-		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
-	}
-	defer j.close()
-	tag := ""
-	if t, ok := obs.(Tagger); ok {
-		tag = t.Tag()
-	}
-	if err := j.append(record{Phase: phaseBegin, Tag: tag}); err != nil {
-		p.discard()
-		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
-	}
-	// The journal's name and the staging directory's must survive a crash
-	// as well as its content.
-	if err := p.dir.Sync(); err != nil {
-		return s.rollback(p, nil, -1, "", err)
-	}
-	if err := s.root.Dir().Sync(); err != nil {
-		return s.rollback(p, nil, -1, "", err)
 	}
 	for _, c := range p.changes {
 		if c.Kind == ChangeNoop {
 			obs.Event(Event{Intent: c.Intent, Kind: EventNoop, Path: c.Path})
 		}
 	}
+	if len(p.program) == 0 {
+		// Nothing to change (every intent a no-op): no staging, no flush.
+		return Result{Outcome: OutcomeCommitted, Trigger: -1}
+	}
+	tag := ""
+	if t, ok := obs.(Tagger); ok {
+		tag = t.Tag()
+	}
+	name, dir, j, err := s.newStaging(tag)
+	if err != nil {
+		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
+	}
+	p.name, p.dir = name, dir
+	defer j.close()
+	for _, sub := range []struct {
+		name string
+		d    **fsroot.Dir
+	}{{freshName, &p.fresh}, {asideName, &p.aside}} {
+		if *sub.d, err = dir.MkdirOpen(sub.name, 0o700); err != nil {
+			return s.rollback(p, nil, -1, "", err)
+		}
+	}
 	s.point("begin")
 
-	// Stage: nothing in the tree changes yet.
-	// Asked, not tried: a trial syncfs here would flush the whole
-	// filesystem once more for nothing.
+	// Stage: nothing in the tree changes yet. Content is not flushed file
+	// by file: one syncfs below covers all of it, the journal and the
+	// staging directories' entries.
 	syncfs := s.root.HasSyncFS()
 	for _, c := range p.contents {
 		if err := s.inject("stage", c.step.Index()); err != nil {
@@ -77,19 +76,33 @@ func (s *Session) commit(p *Prepared) Result {
 		obs.Event(Event{Intent: c.step.Index(), Kind: EventStaged, Path: c.place.Path})
 		s.point("staged")
 	}
-	if syncfs {
-		if err := s.root.SyncFS(); err != nil {
-			return s.rollback(p, nil, -1, "", err)
+	// Directories the plan needs are made empty in staging and moved into
+	// place like content, so each one's identity is journaled before the
+	// tree changes and undo never removes a directory it cannot prove is
+	// its own.
+	for _, a := range p.mkdirs {
+		d, err := p.fresh.MkdirOpen(slotName(a.Slot), 0o755)
+		if err != nil {
+			return s.rollback(p, nil, a.Intent, opOf(p, a.Intent), err)
 		}
+		a.mk.d, a.mk.owned = d, true
+		e, err := d.Stat()
+		if err != nil {
+			return s.rollback(p, nil, a.Intent, opOf(p, a.Intent), err)
+		}
+		a.ID = identOf(e)
 	}
 	for _, c := range p.contents {
 		e, err := p.fresh.Lstat(slotName(c.slot))
 		if err != nil {
 			return s.rollback(p, nil, c.step.Index(), c.step.Op(), err)
 		}
-		c.place.Ino = e.Ino
+		c.place.ID = identOf(e)
 	}
-	if err := j.append(record{Phase: phaseProgram, Actions: p.actions()}); err != nil {
+	if err := j.write(record{Phase: phaseProgram, Actions: p.actions()}); err != nil {
+		return s.rollback(p, nil, -1, "", err)
+	}
+	if err := p.flushStaging(syncfs, j); err != nil {
 		return s.rollback(p, nil, -1, "", err)
 	}
 	s.point("program")
@@ -115,6 +128,7 @@ func (s *Session) commit(p *Prepared) Result {
 	}
 	s.point("flushed")
 	size, _ := j.f.Seek(0, io.SeekCurrent)
+	s.syncs++
 	if err := j.append(record{Phase: phaseCommit}); err != nil {
 		// The commit record may or may not be on disk: take it back
 		// before undoing, or a crash during the undo would be "completed".
@@ -125,7 +139,7 @@ func (s *Session) commit(p *Prepared) Result {
 	}
 	s.point("commit")
 	// Past the commit point: discard staging. A crash here is completed
-	// by the next recovery.
+	// by the next recovery; nothing here needs to be flushed.
 	p.fresh.Close()
 	p.fresh = nil
 	p.dir.RemoveAll(freshName)
@@ -138,6 +152,27 @@ func (s *Session) commit(p *Prepared) Result {
 	p.discard()
 	s.point("discarded")
 	return Result{Outcome: OutcomeCommitted, Trigger: -1}
+}
+
+// flushStaging makes staged content, the journal's program and the
+// staging directory's entries durable before the tree is touched: one
+// syncfs where there is one, else an fsync of the journal and of each
+// directory (content was fsynced as it was written).
+func (p *Prepared) flushStaging(syncfs bool, j *journal) error {
+	p.s.syncs++
+	if syncfs {
+		return p.root.SyncFS()
+	}
+	if err := j.f.Sync(); err != nil {
+		return err
+	}
+	for _, d := range []*fsroot.Dir{p.fresh, p.aside, p.dir, p.root.Dir()} {
+		p.s.syncs++
+		if err := d.Sync(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func opOf(p *Prepared, intent int) schema.Op {
@@ -191,6 +226,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		}
 		_, err = f.Write(body)
 		if err == nil && fsync {
+			s.syncs++
 			err = f.Sync()
 		}
 		if cerr := f.Close(); err == nil {
@@ -207,6 +243,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		}
 		err = s.opts.Remote.Fetch(c.step, f)
 		if err == nil && fsync {
+			s.syncs++
 			err = f.Sync()
 		}
 		if cerr := f.Close(); err == nil {
@@ -217,10 +254,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		if s.opts.Remote == nil {
 			return ErrNoRemote
 		}
-		if err := p.fresh.Mkdir(name, 0o755); err != nil {
-			return err
-		}
-		d, err := p.fresh.OpenDir(name)
+		d, err := p.fresh.MkdirOpen(name, 0o755)
 		if err != nil {
 			return err
 		}
@@ -233,6 +267,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 
 // flushTree makes every rename durable before the commit point.
 func (p *Prepared) flushTree(syncfs bool) error {
+	p.s.syncs++
 	if syncfs {
 		return p.root.SyncFS()
 	}
@@ -241,6 +276,7 @@ func (p *Prepared) flushTree(syncfs bool) error {
 		for _, n := range []*node{a.at, a.from, a.mk} {
 			if n != nil && n.d != nil && !seen[n.d] {
 				seen[n.d] = true
+				p.s.syncs++
 				if err := n.d.Sync(); err != nil {
 					return err
 				}

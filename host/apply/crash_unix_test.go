@@ -22,7 +22,7 @@ func TestCrashChild(t *testing.T) {
 	}
 	at, _ := strconv.Atoi(os.Getenv("LOLA_CRASH_AT"))
 	p, v := decode(t, atomicityPlan)
-	opts := Options{hooks: &hooks{point: func(n int, what string) {
+	opts := Options{Key: testKey, hooks: &hooks{point: func(n int, what string) {
 		if n == at {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
@@ -44,7 +44,7 @@ func TestCrashRecovers(t *testing.T) {
 	tree(t, postRoot, atomicityTree)
 	pre := snapshot(t, preRoot)
 	var points []string
-	res, err := Apply(openRoot(t, postRoot), v, p, Options{hooks: &hooks{point: func(n int, what string) { points = append(points, what) }}})
+	res, err := Apply(openRoot(t, postRoot), v, p, Options{Key: testKey, hooks: &hooks{point: func(n int, what string) { points = append(points, what) }}})
 	must(t, err)
 	if res.Outcome != OutcomeCommitted {
 		t.Fatalf("%+v", res)
@@ -70,7 +70,7 @@ func TestCrashRecovers(t *testing.T) {
 			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("child was not killed at point %d: %v\n%s", n, err, out)
 			}
-			rep, err := Recover(openRoot(t, root))
+			rep, err := Recover(openRoot(t, root), testKey)
 			must(t, err)
 			got := snapshot(t, root)
 			switch {
@@ -91,7 +91,7 @@ func TestCrashRecovers(t *testing.T) {
 			}
 			noStaging(t, root)
 			// A second recovery finds nothing to do.
-			if rep, err := Recover(openRoot(t, root)); err != nil || rep.Kind != RecoveryNone {
+			if rep, err := Recover(openRoot(t, root), testKey); err != nil || rep.Kind != RecoveryNone {
 				t.Fatalf("second recovery: %+v %v", rep, err)
 			}
 		})

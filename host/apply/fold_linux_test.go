@@ -56,7 +56,7 @@ func TestCaseFoldingFilesystem(t *testing.T) {
 			return
 		}
 		defer r.Close()
-		s, err := Begin(r, Options{})
+		s, err := Begin(r, Options{Key: testKey})
 		if err != nil {
 			res.err = err
 			return
@@ -148,7 +148,7 @@ func TestApplyOnCaseFoldingFilesystem(t *testing.T) {
 			return
 		}
 		defer r.Close()
-		s, err := Begin(r, Options{})
+		s, err := Begin(r, Options{Key: testKey})
 		if err != nil {
 			out.err = err
 			return

@@ -130,3 +130,7 @@ func noStaging(t testing.TB, root string) {
 }
 
 func openRootErr(dir string) (*fsroot.Root, error) { return fsroot.Open(dir) }
+
+// testKey is the journal key every test session and recovery shares, as
+// the processes of one host share the key in $LOLA_HOME.
+var testKey = []byte("lola apply test journal key 32by")

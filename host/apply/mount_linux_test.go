@@ -52,7 +52,7 @@ func TestDeleteOfSubtreeHoldingMountRefused(t *testing.T) {
 					return
 				}
 				defer r.Close()
-				_, err = Apply(r, v, p, Options{})
+				_, err = Apply(r, v, p, Options{Key: testKey})
 				ch <- result{err: err}
 			}()
 			res := <-ch

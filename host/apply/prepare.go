@@ -1,10 +1,12 @@
 package apply
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
@@ -41,10 +43,16 @@ func (st *stage) closeDirs() {
 	st.resolvers = nil
 }
 
-// discard removes the staging directory and everything in it.
+// discard removes the staging directory and everything in it (nothing,
+// when none was made: a dry run creates none).
 func (st *stage) discard() error {
 	st.closeDirs()
-	return st.root.Dir().RemoveAll(st.name)
+	if st.name == "" {
+		return nil
+	}
+	err := st.root.Dir().RemoveAll(st.name)
+	st.name = ""
+	return err
 }
 
 // ChangeKind says what a dry run would do to one path.
@@ -94,7 +102,7 @@ type Prepared struct {
 	changes  []Change
 	resolved []ResolvedIntent
 	nodes    map[string]*node
-	asideIno map[string]uint64 // path key -> inode a delete moves aside
+	mkdirs   []*action // directories made in staging, then moved into place
 	slots    int
 	used     bool
 }
@@ -106,7 +114,8 @@ func (p *Prepared) Changes() []Change { return append([]Change(nil), p.changes..
 // resolved root-relative paths and content hash.
 func (p *Prepared) Intents() []ResolvedIntent { return append([]ResolvedIntent(nil), p.resolved...) }
 
-// Discard releases a Prepared without applying it (a dry run).
+// Discard releases a Prepared without applying it (a dry run). Prepare
+// made nothing on disk, so there is nothing to remove.
 func (p *Prepared) Discard() error {
 	if p.used {
 		return nil
@@ -139,37 +148,22 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 	if v == nil {
 		return nil, errors.New("apply: nil plan")
 	}
-	name, dir, err := s.newStaging()
-	if err != nil {
-		return nil, err
-	}
+	// Nothing is created here: staging is made by Commit, so a dry run
+	// (Prepare, Changes, Discard) leaves no trace beneath the root.
 	p := &Prepared{
-		stage:    stage{root: s.root, name: name, dir: dir},
-		s:        s,
-		eq:       v.Equality(),
-		rs:       s.root.NewResolver(),
-		bodies:   bodies,
-		nodes:    map[string]*node{},
-		asideIno: map[string]uint64{},
+		stage:  stage{root: s.root},
+		s:      s,
+		eq:     v.Equality(),
+		rs:     s.root.NewResolver(),
+		bodies: bodies,
+		nodes:  map[string]*node{},
 	}
 	fail := func(err error) (*Prepared, error) {
 		p.rs.Close()
-		p.discard()
 		return nil, err
 	}
 	if err := p.checkRelation(); err != nil {
 		return fail(err)
-	}
-	for _, sub := range []struct {
-		name string
-		d    **fsroot.Dir
-	}{{freshName, &p.fresh}, {asideName, &p.aside}} {
-		if err := dir.Mkdir(sub.name, 0o700); err != nil {
-			return fail(err)
-		}
-		if *sub.d, err = dir.OpenDir(sub.name); err != nil {
-			return fail(err)
-		}
 	}
 	var set rejection.Set
 	for _, step := range v.Steps() {
@@ -192,7 +186,7 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 // checkRelation refuses a relation that tells apart names the probe found
 // to be one entry on this filesystem.
 func (p *Prepared) checkRelation() error {
-	f, err := p.s.probeIn(p.dir)
+	f, err := p.s.Probe()
 	if err != nil {
 		return err
 	}
@@ -264,8 +258,9 @@ func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
 		}
 		child := &node{parent: n, name: c, rel: append(append([]string(nil), n.rel...), c)}
 		p.nodes[key] = child
-		p.program = append(p.program, &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), at: n, atName: c, mk: child,
-			Prior: p.asideIno[p.pathKey(child.rel)]})
+		a := &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), Slot: p.nextSlot(), at: n, atName: c, mk: child}
+		p.program = append(p.program, a)
+		p.mkdirs = append(p.mkdirs, a)
 		n = child
 	}
 	return n
@@ -298,9 +293,8 @@ func (p *Prepared) plan(step pathrule.Step) error {
 			break
 		}
 		at := p.baseNode(r)
-		a := &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), Ino: e.Ino, at: at, atName: r.Name()}
+		a := &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), ID: identOf(e), at: at, atName: r.Name()}
 		p.program = append(p.program, a)
-		p.asideIno[p.pathKey(r.Components())] = e.Ino
 		c := Change{Kind: ChangeRemoved, Intent: step.Index(), Op: step.Op(), Path: r.Rel(), Dir: e.Kind == fsroot.KindDir, OldSize: e.Size, Files: 1}
 		if c.Dir {
 			// The subtree is moved aside whole and later removed: a mount
@@ -322,7 +316,7 @@ func (p *Prepared) plan(step pathrule.Step) error {
 		}
 		fromNode := p.baseNode(from)
 		toNode := p.dirFor(step, to)
-		p.program = append(p.program, &action{Op: actRename, Intent: step.Index(), Path: to.Rel(), From: from.Rel(), Ino: fe.Ino,
+		p.program = append(p.program, &action{Op: actRename, Intent: step.Index(), Path: to.Rel(), From: from.Rel(), ID: identOf(fe),
 			at: toNode, atName: to.Name(), from: fromNode, fromName: from.Name()})
 		p.changes = append(p.changes, Change{Kind: ChangeRenamed, Intent: step.Index(), Op: step.Op(), Path: to.Rel(), From: from.Rel(), Dir: fe.Kind == fsroot.KindDir, Size: fe.Size})
 	case schema.OpWrite, schema.OpFetch, schema.OpClone:
@@ -337,13 +331,24 @@ func (p *Prepared) plan(step pathrule.Step) error {
 			sum := sha256.Sum256(body)
 			ri.SHA256 = hex.EncodeToString(sum[:])
 			c.Size = int64(len(body))
+			same, err := p.unchanged(step, r, body)
+			if err != nil {
+				return refuse(step, err)
+			}
+			if same {
+				// A no-op: nothing is staged or moved; the intent is
+				// still reported to the observer (Begin) as resolved.
+				c.Kind, c.OldSize = ChangeNoop, e.Size
+				p.changes = append(p.changes, c)
+				break
+			}
 		}
 		at := p.dirFor(step, r)
 		if e.Exists() {
 			if e.Kind != fsroot.KindFile || step.Op() == schema.OpClone {
 				return rejection.New(schema.RulePathInvalid, r.Rel()+" exists and is not a file this intent may replace", ref(step))
 			}
-			p.program = append(p.program, &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), Ino: e.Ino, at: at, atName: r.Name(), replace: true})
+			p.program = append(p.program, &action{Op: actAside, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), ID: identOf(e), at: at, atName: r.Name(), replace: true})
 			c.Kind, c.OldSize = ChangeReplaced, e.Size
 		}
 		place := &action{Op: actPlace, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), at: at, atName: r.Name()}
@@ -393,4 +398,41 @@ func scanSubtree(d *fsroot.Dir, name string) (int64, int, error) {
 		size, files = size+e.Size, files+1
 	}
 	return size, files, nil
+}
+
+// unchanged reports whether the write step would leave r exactly as it is:
+// a regular file (not a symlink, not another kind) whose executable bit
+// matches the intent's and whose content is body. The file is read
+// through a descriptor opened without following anything, and that
+// descriptor must be the entry resolution observed.
+func (p *Prepared) unchanged(step pathrule.Step, r *fsroot.Resolved, body []byte) (bool, error) {
+	e := r.Entry()
+	if r.AfterDelete() || len(r.Create()) > 0 || e.Kind != fsroot.KindFile || e.Size != int64(len(body)) {
+		return false, nil
+	}
+	exec := false
+	if w := step.Intent().Write; w != nil {
+		exec = w.Executable
+	}
+	if (e.Mode&0o111 != 0) != exec {
+		return false, nil
+	}
+	f, err := r.Base().OpenFile(r.Name())
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(body)) {
+		return false, err
+	}
+	if !sameFile(fi, e) {
+		return false, nil
+	}
+	got := make([]byte, len(body)+1)
+	n, err := io.ReadFull(f, got)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return n == len(body) && bytes.Equal(got[:n], body), nil
 }

@@ -18,7 +18,7 @@ func TestRaceSwappedComponentWritesValidatedInode(t *testing.T) {
 	tree(t, base, map[string]string{"outside/": "", "root/d/e/": ""})
 	p, v := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"d/e/f","content":"validated"},{"op":"write","path":"d/g","content":"g"}]}`)
 	r := openRoot(t, root)
-	s, err := Begin(r, Options{})
+	s, err := Begin(r, Options{Key: testKey})
 	must(t, err)
 	defer s.Close()
 	prep, err := s.Prepare(v, p)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/rejection"
 )
 
 // RecoveryReport says what recovery found and did.
@@ -18,14 +19,22 @@ type RecoveryReport struct {
 	Tag string
 	// Undone is the number of journaled changes examined for undo.
 	Undone int
+	// Untrusted names the staging directories found beneath the root
+	// whose journal does not verify under this host's key (planted in the
+	// tree, copied from elsewhere, or left by a host with another key).
+	// They are left exactly as found, as evidence, and nothing in them is
+	// executed; the caller must tell the user.
+	Untrusted []string
 }
 
 // Recover locks root and recovers whatever an interrupted apply left: the
 // pre-plan tree is restored when the journal's commit point was not
 // reached, and the commit is completed (staging discarded) when it was.
-// Begin calls it for every apply; 'lola recover' calls it alone.
-func Recover(root *fsroot.Root) (RecoveryReport, error) {
-	s, err := Begin(root, Options{})
+// Begin calls it for every apply; 'lola recover' calls it alone. key is
+// the host's journal key (LoadKey): only journals that verify under it
+// are executed.
+func Recover(root *fsroot.Root, key []byte) (RecoveryReport, error) {
+	s, err := Begin(root, Options{Key: key})
 	if err != nil {
 		var re *RecoveryError
 		if errors.As(err, &re) {
@@ -44,30 +53,51 @@ func (s *Session) recover() (RecoveryReport, error) {
 		return RecoveryReport{Kind: RecoveryFailed}, err
 	}
 	rep := RecoveryReport{Kind: RecoveryNone}
+	var untrusted []string
 	for _, name := range names {
 		if !isStagingName(name) {
 			continue
 		}
 		r, err := s.recoverOne(name)
+		if errors.Is(err, ErrJournalUnverified) {
+			untrusted = append(untrusted, name)
+			continue
+		}
 		if err != nil {
+			r.Untrusted = untrusted
 			return r, fmt.Errorf("apply: recover %s: %w", name, err)
 		}
 		if r.Kind > rep.Kind || rep.Kind == RecoveryNone {
 			rep = r
 		}
 	}
+	rep.Untrusted = untrusted
 	return rep, nil
 }
 
 func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 	rep := RecoveryReport{Staging: name}
 	dir, err := s.root.Dir().OpenDir(name)
+	if len(rejection.All(err)) > 0 {
+		// A symlink, a file, a mount point by a staging name: not a
+		// directory this host made. Left alone, reported.
+		return rep, fmt.Errorf("%w (%v)", ErrJournalUnverified, err)
+	}
 	if err != nil {
 		rep.Kind = RecoveryFailed
 		return rep, err
 	}
 	st := &stage{root: s.root, name: name, dir: dir}
-	recs, err := readJournal(dir)
+	// Nothing found in the root is trusted: the journal is executed only
+	// when it verifies under the host key for this root and this very
+	// directory. Anything else is left exactly as found.
+	binding, err := s.binding(name, dir)
+	if err != nil {
+		st.closeDirs()
+		rep.Kind = RecoveryFailed
+		return rep, err
+	}
+	recs, err := readJournal(dir, s.opts.Key, binding)
 	if err != nil {
 		st.closeDirs()
 		rep.Kind = RecoveryFailed

@@ -48,7 +48,7 @@ func TestRemoteSeamPlacesContent(t *testing.T) {
 	root := t.TempDir()
 	tree(t, root, map[string]string{"vendor/r/.git/HEAD": "old", "vendor/r/old.txt": "old"})
 	p, v := decode(t, remotePlan)
-	res, err := Apply(openRoot(t, root), v, p, Options{Remote: fakeRemote{failIntent: -1}})
+	res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey, Remote: fakeRemote{failIntent: -1}})
 	must(t, err)
 	if res.Outcome != OutcomeCommitted {
 		t.Fatalf("%+v", res)
@@ -66,7 +66,7 @@ func TestRemoteFailureRollsBackNamingIntent(t *testing.T) {
 		tree(t, root, map[string]string{"vendor/r/.git/HEAD": "old", "vendor/r/old.txt": "old"})
 		before := snapshot(t, root)
 		p, v := decode(t, remotePlan)
-		res, err := Apply(openRoot(t, root), v, p, Options{Remote: fakeRemote{failIntent: fail}})
+		res, err := Apply(openRoot(t, root), v, p, Options{Key: testKey, Remote: fakeRemote{failIntent: fail}})
 		must(t, err)
 		if res.Outcome != OutcomeRolledBack || res.Trigger != fail {
 			t.Fatalf("fail %d: %+v", fail, res)

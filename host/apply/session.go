@@ -10,10 +10,13 @@ import (
 	"github.com/lola-pm/lola/host/pathrule"
 )
 
-// LockName is the lock file beneath the root; StagingPrefix begins the
-// name of every staging directory. Both are the host's: a plan naming them
-// (under any spelling the filesystem might fold together) is refused. They
-// are defined once, in host/pathrule, whose Validate refuses them too.
+// LockName is the lock file earlier hosts created beneath the root (this
+// one locks the root directory itself and creates no file for it);
+// StagingPrefix begins the name of every staging directory. Both stay the
+// host's: a plan naming them (under any spelling the filesystem might fold
+// together) is refused, so a plan cannot make a file an older host would
+// lock on. They are defined once, in host/pathrule, whose Validate
+// refuses them too.
 const (
 	LockName      = pathrule.LockName
 	StagingPrefix = pathrule.StagingPrefix
@@ -30,6 +33,11 @@ type Bodies interface {
 type Options struct {
 	Observer Observer
 	Remote   Remote
+	// Key authenticates the journal (LoadKey). A journal recovery finds
+	// is executed only when it verifies under this key; with no key a
+	// fresh one is drawn for this Session alone, so an apply interrupted
+	// in it is never executed by another process, only reported.
+	Key []byte
 
 	hooks *hooks // tests only
 }
@@ -51,6 +59,9 @@ type Session struct {
 	unlock    func() error
 	recovered RecoveryReport
 	points    int
+	// syncs counts the flushes to stable storage (fsync, syncfs) this
+	// session asked for, for the test that bounds them per plan.
+	syncs int
 	// findings caches the first probe: every staging directory is directly
 	// beneath the root, on the one filesystem the probe describes.
 	findings *fsroot.Findings
@@ -61,9 +72,16 @@ type Session struct {
 // recovery is Recovered. A recovery that fails is an error: nothing more
 // may be applied to a tree in neither state.
 func Begin(root *fsroot.Root, opts Options) (*Session, error) {
-	unlock, err := root.Dir().Lock(LockName)
+	unlock, err := root.Dir().LockSelf()
 	if err != nil {
 		return nil, fmt.Errorf("apply: lock root: %w", err)
+	}
+	if len(opts.Key) == 0 {
+		opts.Key = make([]byte, keySize)
+		if _, err := rand.Read(opts.Key); err != nil {
+			unlock()
+			return nil, err
+		}
 	}
 	s := &Session{root: root, opts: opts, unlock: unlock}
 	rep, err := s.recover()
@@ -109,56 +127,89 @@ func (s *Session) inject(phase string, intent int) error {
 	return nil
 }
 
-// newStaging creates a fresh staging directory beneath the root.
-func (s *Session) newStaging() (string, *fsroot.Dir, error) {
+// newStaging creates a fresh staging directory beneath the root and its
+// journal, whose first record (begin, carrying tag) binds it to this root
+// and this directory under the session's key, so that recovery can tell
+// it from one planted in the tree. The record is not flushed: a staging
+// directory lost with it held nothing of the tree's.
+func (s *Session) newStaging(tag string) (string, *fsroot.Dir, *journal, error) {
 	var id [8]byte
 	if _, err := rand.Read(id[:]); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	name := StagingPrefix + hex.EncodeToString(id[:])
 	rd := s.root.Dir()
-	if err := rd.Mkdir(name, 0o700); err != nil {
-		return "", nil, fmt.Errorf("apply: create staging: %w", err)
-	}
-	d, err := rd.OpenDir(name)
+	d, err := rd.MkdirOpen(name, 0o700)
 	if err != nil {
-		rd.Rmdir(name)
-		return "", nil, fmt.Errorf("apply: open staging: %w", err)
+		return "", nil, nil, fmt.Errorf("apply: create staging: %w", err)
 	}
-	return name, d, nil
+	j, err := s.startJournal(name, d, tag)
+	if err != nil {
+		d.Close()
+		rd.RemoveAll(name)
+		return "", nil, nil, fmt.Errorf("apply: start journal: %w", err)
+	}
+	return name, d, j, nil
+}
+
+func (s *Session) startJournal(name string, d *fsroot.Dir, tag string) (*journal, error) {
+	binding, err := s.binding(name, d)
+	if err != nil {
+		return nil, err
+	}
+	j, err := createJournal(d, s.opts.Key, binding)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.write(record{Phase: phaseBegin, Tag: tag}); err != nil {
+		j.close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// binding is what the journal of staging directory d (named name) is
+// valid for: this root and that directory, by identity.
+func (s *Session) binding(name string, d *fsroot.Dir) ([]byte, error) {
+	re, err := s.root.Dir().Stat()
+	if err != nil {
+		return nil, err
+	}
+	de, err := d.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return journalBinding(re, de, name), nil
 }
 
 // Probe reports how the root's filesystem compares names, observed in a
 // short-lived staging directory (once per Session: Prepare's relation
 // check reuses the findings). pathrule.ForFindings turns the result into
 // the relation to validate under when the user asked for --fs auto.
+// The directory is removed before Probe returns; the root directory's
+// modification time is put back as it was, so that a dry run leaves no
+// trace.
 func (s *Session) Probe() (fsroot.Findings, error) {
 	if s.findings != nil {
 		return *s.findings, nil
 	}
-	name, d, err := s.newStaging()
+	rd := s.root.Dir()
+	restore := rd.KeepTimes()
+	name, d, j, err := s.newStaging("")
 	if err != nil {
 		return fsroot.Findings{}, err
 	}
-	defer func() {
-		d.Close()
-		s.root.Dir().RemoveAll(name)
-	}()
-	return s.probeIn(d)
-}
-
-// probeIn probes in scratch, a directory directly beneath the root, unless
-// an earlier probe of this session already did.
-func (s *Session) probeIn(scratch *fsroot.Dir) (fsroot.Findings, error) {
-	if s.findings != nil {
-		return *s.findings, nil
+	f, err := fsroot.Probe(d)
+	j.close()
+	d.Close()
+	if rerr := rd.RemoveAll(name); err == nil {
+		err = rerr
 	}
-	f, err := fsroot.Probe(scratch)
-	if err != nil {
-		return fsroot.Findings{}, err
+	if err == nil {
+		restore()
+		s.findings = &f
 	}
-	s.findings = &f
-	return f, nil
+	return f, err
 }
 
 // Apply is Begin, Prepare, Commit and Close in one call. The error is

@@ -99,22 +99,17 @@ func entryOf(st *unix.Stat_t) Entry {
 	return e
 }
 
-// Lstat observes name in d without following it.
+// Lstat observes name in d without following it, with its birth time
+// where the platform reports one (see Entry.Same).
 func (d *Dir) Lstat(name string) (Entry, error) {
-	var st unix.Stat_t
-	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return Entry{}, errnoErr(err)
-	}
-	return entryOf(&st), nil
+	e, err := statAt(d.fd, name)
+	return e, errnoErr(err)
 }
 
 // Stat observes the directory itself.
 func (d *Dir) Stat() (Entry, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(d.fd, &st); err != nil {
-		return Entry{}, errnoErr(err)
-	}
-	return entryOf(&st), nil
+	e, err := statAt(d.fd, "")
+	return e, errnoErr(err)
 }
 
 // mapResolveErr turns a resolution errno into the rule vocabulary.
@@ -136,13 +131,46 @@ func (d *Dir) OpenDir(name string) (*Dir, error) {
 	return d.openDirPath([]string{name})
 }
 
-// Mkdir creates directory name in d with mode perm (then chmod'ed to perm
-// exactly, so the umask does not make two hosts differ).
+// Mkdir creates directory name in d with mode perm exactly (the umask does
+// not make two hosts differ). See MkdirOpen.
 func (d *Dir) Mkdir(name string, perm fs.FileMode) error {
-	if err := unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err != nil {
-		return errnoErr(err)
+	nd, err := d.MkdirOpen(name, perm)
+	if err != nil {
+		return err
 	}
-	return errnoErr(unix.Fchmodat(d.fd, name, uint32(perm.Perm()), 0))
+	return nd.Close()
+}
+
+// MkdirOpen creates directory name in d and returns it open. The mode is
+// set through the descriptor (fchmod), never by name: a name can be
+// swapped for a symlink between mkdirat and a by-name chmod, which would
+// then change a file outside the root. The descriptor is opened without
+// following anything and must be a directory on d's device and mount, so
+// a swapped-in symlink or mount point is refused; a directory swapped in
+// from elsewhere in the same root is not distinguished (non-guarantee).
+func (d *Dir) MkdirOpen(name string, perm fs.FileMode) (*Dir, error) {
+	if err := unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err != nil {
+		return nil, errnoErr(err)
+	}
+	rel := d.child(name)
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, mapResolveErr(err, rel)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, errnoErr(err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR || uint64(st.Dev) != d.dev || !sameMount(d.fd, fd) {
+		unix.Close(fd)
+		return nil, reject(schema.RulePathCrossDevice, Rel(rel))
+	}
+	if err := unix.Fchmod(fd, uint32(perm.Perm())); err != nil {
+		unix.Close(fd)
+		return nil, errnoErr(err)
+	}
+	return &Dir{fd: fd, rel: rel, dev: d.dev}, nil
 }
 
 // CreateFile creates the regular file name in d, exclusively and without
@@ -159,10 +187,12 @@ func (d *Dir) CreateFile(name string, perm fs.FileMode) (*os.File, error) {
 	return os.NewFile(uintptr(fd), Rel(d.child(name))), nil
 }
 
-// OpenFile opens the existing regular file name in d for reading, without
-// following a symlink.
+// OpenFile opens the existing file name in d for reading, without
+// following a symlink; a FIFO or terminal swapped in neither blocks the
+// open nor becomes the controlling terminal. Callers check the opened
+// descriptor's kind and identity (fstat), not the name's.
 func (d *Dir) OpenFile(name string) (*os.File, error) {
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		return nil, mapResolveErr(err, d.child(name))
 	}
@@ -232,15 +262,23 @@ func Rename(from *Dir, fromName string, to *Dir, toName string, flags RenameFlag
 	return errnoErr(renameat(from.fd, fromName, to.fd, toName, flags))
 }
 
-// Lock takes an exclusive advisory lock (flock) on the file name in d,
-// creating it if needed, and returns its release. It blocks while another
-// process or another descriptor holds it.
-func (d *Dir) Lock(name string) (func() error, error) {
-	fd, err := unix.Openat(d.fd, name, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+// LockSelf takes an exclusive advisory lock (flock) on the directory d
+// itself, through a descriptor of its own, and returns its release. It
+// creates nothing. It blocks while another process, or another descriptor
+// in this one, holds it. Advisory: only cooperating processes (other
+// lola hosts) are excluded.
+func (d *Dir) LockSelf() (func() error, error) {
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, mapResolveErr(err, d.child(name))
+		return nil, errnoErr(err)
 	}
-	if err := unix.Flock(fd, unix.LOCK_EX); err != nil {
+	for {
+		err = unix.Flock(fd, unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
 		unix.Close(fd)
 		return nil, errnoErr(err)
 	}
@@ -325,4 +363,19 @@ func (d *Dir) walkCheckNotRedirect(name string, comps []string) error {
 		return reject(schema.RulePathCrossDevice, Rel(comps))
 	}
 	return nil
+}
+
+// KeepTimes records the directory's modification time and returns a func
+// that puts it back (through the descriptor, never by name). The host uses
+// it around its own short-lived scratch entries so that a dry run leaves
+// no trace; the change time cannot be restored (non-guarantee).
+func (d *Dir) KeepTimes() (restore func()) {
+	var st unix.Stat_t
+	if unix.Fstat(d.fd, &st) != nil {
+		return func() {}
+	}
+	atime, mtime := statTimes(&st)
+	return func() {
+		unix.UtimesNanoAt(d.fd, ".", []unix.Timespec{atime, mtime}, 0)
+	}
 }

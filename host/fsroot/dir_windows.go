@@ -265,6 +265,15 @@ func (d *Dir) Mkdir(name string, perm fs.FileMode) error {
 	return relErr(Rel(d.child(name)), os.Mkdir(d.join(name), perm))
 }
 
+// MkdirOpen creates directory name in d and opens it, refusing a reparse
+// point swapped in meanwhile (Windows has no mode bits to set by name).
+func (d *Dir) MkdirOpen(name string, perm fs.FileMode) (*Dir, error) {
+	if err := d.Mkdir(name, perm); err != nil {
+		return nil, err
+	}
+	return d.OpenDir(name)
+}
+
 // CreateFile creates the regular file name in d exclusively (perm is not
 // applied: Windows has no mode bits beyond read-only, and every mode the
 // host uses is writable).
@@ -340,9 +349,18 @@ func Rename(from *Dir, fromName string, to *Dir, toName string, flags RenameFlag
 	return nil
 }
 
-// Lock takes an exclusive lock (LockFileEx) on the file name in d.
-func (d *Dir) Lock(name string) (func() error, error) {
-	f, err := d.openHandle(name, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.OPEN_ALWAYS)
+// LockSelf takes an exclusive lock for the directory d without creating
+// anything beneath it: Windows cannot byte-range lock a directory handle,
+// so the lock is a file in the user's temporary directory named by d's
+// volume serial and file index (its identity, which survives a rename of
+// the directory).
+func (d *Dir) LockSelf() (func() error, error) {
+	e, err := d.Stat()
+	if err != nil {
+		return nil, err
+	}
+	name := filepath.Join(os.TempDir(), fmt.Sprintf("lola-root-%x-%x.lock", e.Dev, e.Ino))
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -366,3 +384,7 @@ func (r *Root) HasSyncFS() bool { return false }
 // ProcPath is the directory's name under the root (Windows has no
 // descriptor-derived path). Host-internal: never shown or logged.
 func (d *Dir) ProcPath() (string, bool) { return d.abs, true }
+
+// KeepTimes is a no-op on Windows (non-guarantee: a dry run's scratch
+// directory changes the root's modification time there).
+func (d *Dir) KeepTimes() (restore func()) { return func() {} }

@@ -18,6 +18,16 @@
 //     was validated is what is written: a component swapped for a symlink
 //     after resolution does not redirect an operation on a descriptor
 //     already held.
+//   - Nothing after resolution acts by name in a way that follows a link:
+//     Mkdir (MkdirOpen) sets the new directory's mode through a descriptor
+//     opened O_NOFOLLOW|O_DIRECTORY (a by-name fchmodat would follow a
+//     symlink swapped in after mkdirat); files are created O_EXCL|O_NOFOLLOW
+//     and chmod'ed by descriptor; renames and unlinks act on the final
+//     component itself; times are restored through the descriptor
+//     (KeepTimes). LockSelf flocks the directory itself and creates nothing.
+//   - Entry carries device, inode and, where reported (statx STATX_BTIME
+//     on Linux, macOS), the birth time; Entry.Same compares all three,
+//     because ext4 reuses a freed inode number for the next file made.
 //   - Refusals are *rejection.Violation values carrying path.symlink,
 //     path.cross-device, path.not-directory, path.reparse-point, or (for a
 //     caller that skipped the lexical checks) path.traversal, path.absolute

@@ -42,6 +42,21 @@ type Entry struct {
 	Dev  uint64 // device (volume serial on Windows)
 	Mode fs.FileMode
 	Size int64
+	// Btime is the birth time (Unix nanoseconds) where the platform and
+	// filesystem report one (Linux statx STATX_BTIME, macOS), else 0.
+	Btime int64
+}
+
+// Same reports whether e and o are observations of one file: same device,
+// same inode and, when both carry one, the same birth time. An inode
+// number alone is not an identity: ext4 hands a freed number to the next
+// file made (unlink then mkdir yields the same st_ino), so a swapped-in
+// entry can carry the validated entry's number. Non-guarantee: where no
+// birth time is reported (some filesystems, Windows), Same is device and
+// inode only.
+func (e Entry) Same(o Entry) bool {
+	return e.Kind != KindNone && e.Dev == o.Dev && e.Ino == o.Ino &&
+		(e.Btime == 0 || o.Btime == 0 || e.Btime == o.Btime)
 }
 
 // Exists reports whether the entry names something.

@@ -598,7 +598,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 		return nil
 	}
 	res, err := pipeline.Apply(ctx, j.root, p, who, pipeline.Options{
-		FS: fs, DryRun: log == nil, Log: log, Remote: j.o.Remote, Warn: j.o.Warn, Guard: guard,
+		FS: fs, DryRun: log == nil, Log: log, Home: j.o.Home, Remote: j.o.Remote, Warn: j.o.Warn, Guard: guard,
 	})
 	if err != nil {
 		j.undoReplaced(log)

@@ -42,6 +42,11 @@ type Options struct {
 	DryRun bool
 	// Log is the audit log; required unless DryRun.
 	Log *audit.Log
+	// Home is Lola's state directory, where the host key that
+	// authenticates apply journals lives (apply.LoadKey). Empty: a key for
+	// this run alone, so a journal left by an interrupted earlier apply is
+	// reported (Recovered.Untrusted), never executed.
+	Home string
 	// Remote performs fetch and clone; nil fails any plan holding one.
 	Remote *remote.Client
 	// Warn receives non-fatal problems (an audit event that could not be
@@ -104,6 +109,11 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 
 	obs := &observer{log: o.Log, who: who, plan: p, root: audit.NewRootID(abs), warn: warn}
 	opts := apply.Options{Observer: obs}
+	if o.Home != "" {
+		if opts.Key, err = apply.LoadKey(o.Home); err != nil {
+			return Result{}, fmt.Errorf("pipeline: %w", err)
+		}
+	}
 	if o.Remote != nil {
 		opts.Remote = &remoteAdapter{ctx: ctx, client: o.Remote, who: who, obs: obs}
 	}
@@ -121,6 +131,7 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 	if res.Recovered.Kind != apply.RecoveryNone {
 		LogRecovery(o.Log, res.Recovered, nil, warn)
 	}
+	WarnUntrusted(res.Recovered, warn)
 
 	eq, err := Relation(s, o.FS)
 	if err != nil {
@@ -212,4 +223,13 @@ func Relation(s *apply.Session, name string) (pathrule.Equality, error) {
 		NormalizationInsensitive: f.NormalizationInsensitive,
 		IgnoresIgnorable:         f.IgnoresIgnorable,
 	}), nil
+}
+
+// WarnUntrusted tells the user about staging directories recovery refused
+// to execute: their journal does not verify under this host's key. They
+// are left in place as evidence; nothing in them ran.
+func WarnUntrusted(rep apply.RecoveryReport, warn func(string)) {
+	for _, name := range rep.Untrusted {
+		warn(fmt.Sprintf("%s in the root holds an apply journal this host did not write (or cannot verify); it was not executed and is left in place for inspection: if no lola apply of yours was interrupted there, it may have been planted (for example shipped in a repository) and can be removed", name))
+	}
 }

@@ -106,7 +106,7 @@ func removeStale(ctx context.Context, root string, home string, old, cur install
 	if err != nil {
 		return st, err
 	}
-	res, err := pipeline.Apply(ctx, root, p, pipeline.Proposer{Extension: id, Tier: audit.TierPlanFile}, pipeline.Options{Log: log})
+	res, err := pipeline.Apply(ctx, root, p, pipeline.Proposer{Extension: id, Tier: audit.TierPlanFile}, pipeline.Options{Log: log, Home: home})
 	if err != nil {
 		return st, err
 	}

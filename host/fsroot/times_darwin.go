@@ -1,0 +1,5 @@
+package fsroot
+
+import "golang.org/x/sys/unix"
+
+func statTimes(st *unix.Stat_t) (atime, mtime unix.Timespec) { return st.Atim, st.Mtim }
