@@ -99,6 +99,23 @@ func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
 					t.Fatalf("ext run %s: %+v", art, rep)
 				}
 			}
+
+			// The scaffold's own golden test passes through the host in
+			// both tiers; a changed golden fails with a diff.
+			code, out, errOut = extCLI(t, "ext", "test", dir)
+			if code != exitOK || strings.Count(out, "ok    install  tier ") != 2 {
+				t.Fatalf("ext test: exit %d\n%s%s", code, out, errOut)
+			}
+			golden := filepath.Join(dir, "testdata", "install.plan.json")
+			body, _ := os.ReadFile(golden)
+			if err := os.WriteFile(golden, bytes.Replace(body, []byte("Hello."), []byte("Bye."), 1), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, _ = extCLI(t, "ext", "test", dir)
+			if code != exitRejected || !strings.Contains(out, `-  {"op":"write","path":"`+name+`/demo/skills/demo/SKILL.md","content":"Bye."}`) ||
+				!strings.Contains(out, `+  {"op":"write","path":"`+name+`/demo/skills/demo/SKILL.md","content":"Hello."}`) {
+				t.Fatalf("ext test with a changed golden: exit %d\n%s", code, out)
+			}
 		})
 	}
 }
