@@ -25,6 +25,7 @@ type extTemplateData struct {
 	GoVersion string
 	SDKGo     string // replace target for github.com/lola-pm/lola/sdk-go, or ""
 	Schema    string // replace target for github.com/lola-pm/lola/schema, or ""
+	Host      string // replace target for github.com/lola-pm/lola/host (lolatest's), or ""
 	// SDKRust and SDKAssemblyScript are the checkout's sdk-rust and
 	// sdk-assemblyscript (a Cargo path dependency, an npm file:
 	// dependency), relative when possible, or "" when no checkout was found.
@@ -96,6 +97,11 @@ for Rust, 'cargo generate-lockfile'; for AssemblyScript, 'npm install'.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %v\n", err)
 			} else if l.afterNew != nil && (l.name != "go" || data.SDKGo != "") {
 				abs, _ := filepath.Abs(dir)
+				if l.name == "go" {
+					if err := extSeedGoSum(abs, data); err != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: writing go.sum: %v\n", err)
+					}
+				}
 				for _, s := range l.afterNew(abs) {
 					if err := extRunStep(abs, s, cmd.ErrOrStderr()); err != nil {
 						fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s failed in the new directory: %v\n", strings.Join(s.args, " "), err)
@@ -141,7 +147,7 @@ func extNewTemplateData(name, dir, shippedFlag, sdkGoFlag string) (extTemplateDa
 			return d, err
 		}
 		if shipped != nil {
-			d.SDKGo, d.Schema = filepath.ToSlash(shipped.goSDK), filepath.ToSlash(shipped.schema)
+			d.SDKGo, d.Schema, d.Host = filepath.ToSlash(shipped.goSDK), filepath.ToSlash(shipped.schema), filepath.ToSlash(shipped.host)
 			d.SDKRust, d.SDKAssemblyScript = filepath.ToSlash(shipped.rust), filepath.ToSlash(shipped.asTarball)
 			return d, nil
 		}
@@ -172,6 +178,7 @@ func extNewTemplateData(name, dir, shippedFlag, sdkGoFlag string) (extTemplateDa
 	}
 	d.SDKGo = extReplacePath(abs, sdk)
 	d.Schema = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), "schema"))
+	d.Host = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), "host"))
 	for _, sib := range []struct {
 		dir string
 		to  *string

@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -160,27 +162,53 @@ func runOne(ctx context.Context, o Options, artifact string, tier audit.Tier, re
 		}
 		return nil, errors.New(msg)
 	}
-	id, err := e.AuditIdentity()
-	if err != nil {
+	if err := holdToRules(ctx, e.Manifest(), tier, l.Layers(), l.Plan()); err != nil {
 		return nil, err
 	}
+	return Golden(l.Plan())
+}
+
+// holdToRules runs every host check on p for the extension of manifest m,
+// under every path-equality relation: a dry run of pipeline.Apply (nothing
+// applied) on an empty scratch root, with m's capabilities and declared
+// path grant (no user configuration narrows it).
+func holdToRules(ctx context.Context, m *extension.Manifest, tier audit.Tier, layers []audit.Layer, p *plan.Plan) error {
+	id, err := audit.NewExtension(m.Name(), m.Version())
+	if err != nil {
+		return err
+	}
+	caps := m.Capabilities()
 	for _, eq := range pathrule.Equalities() {
-		g := e.PathGrant(nil, eq)
-		who := pipeline.Proposer{Extension: id, Tier: tier, Caps: &caps, Paths: &g, Layers: l.Layers()}
+		g := capability.GrantPaths(m.Paths(), nil, m.Name(), eq)
+		who := pipeline.Proposer{Extension: id, Tier: tier, Caps: &caps, Paths: &g, Layers: layers}
 		root, err := os.MkdirTemp("", "lola-ext-test-")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		pr, err := pipeline.Apply(ctx, root, l.Plan(), who, pipeline.Options{FS: eq.Name(), DryRun: true})
+		pr, err := pipeline.Apply(ctx, root, p, who, pipeline.Options{FS: eq.Name(), DryRun: true})
 		os.RemoveAll(root)
 		if err != nil {
-			return nil, fmt.Errorf("under --fs %s: %w", eq.Name(), err)
+			return fmt.Errorf("under --fs %s: %w", eq.Name(), err)
 		}
 		if pr.Outcome != pipeline.OutcomeDryRun {
-			return nil, fmt.Errorf("the host refuses the plan under --fs %s: %w", eq.Name(), pr.Err)
+			return fmt.Errorf("the host refuses the plan under --fs %s: %w", eq.Name(), pr.Err)
 		}
 	}
-	return Golden(l.Plan())
+	return nil
+}
+
+// CheckPlan holds the plan bytes an extension emitted to everything the
+// host checks before applying them, for the extension of manifest m (no
+// artifact needs to be built): strict decoding within the host's default
+// limits, then every rule under every relation, as Run does. It is what
+// sdk-go/lolatest calls, so an in-process golden passes only a plan the
+// host accepts.
+func CheckPlan(ctx context.Context, m *extension.Manifest, planJSON []byte) error {
+	p, err := plan.Decode(bytes.NewReader(planJSON), plan.DefaultLimits())
+	if err != nil {
+		return fmt.Errorf("the host refuses the plan: %w", err)
+	}
+	return holdToRules(ctx, m, extension.AuditTier(extension.Tier1, m.Kind()), nil, p)
 }
 
 // requestMax bounds a case's request file.

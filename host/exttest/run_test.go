@@ -105,3 +105,21 @@ func TestDiff(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", d, want)
 	}
 }
+
+// CheckPlan (what sdk-go/lolatest calls) refuses what Run refuses, and a
+// plan the decoder refuses, by its rule.
+func TestCheckPlan(t *testing.T) {
+	e := fakeExt(t, okPlan, "")
+	if err := CheckPlan(context.Background(), e.Manifest(), []byte(okPlan)); err != nil {
+		t.Fatalf("a good plan: %v", err)
+	}
+	for plan, rule := range map[string]string{
+		`{"protocol":1,"intents":[{"op":"write","path":"fake/a.md","content":"x"},{"op":"write","path":"fake/A.md","content":"y"}]}`: "conflict.same-path",
+		`{"protocol":1,"intents":[{"op":"write","path":"other/a.md","content":"x"}]}`:                                                "grant.outside",
+		`{"protocol":1,"intents":[{"op":"write","path":"fake/a.md","content":"x","extra":1}]}`:                                       "plan.",
+	} {
+		if err := CheckPlan(context.Background(), e.Manifest(), []byte(plan)); err == nil || !strings.Contains(err.Error(), rule) {
+			t.Errorf("%s: %v, want %s", plan, err, rule)
+		}
+	}
+}
