@@ -50,6 +50,9 @@ mod base64;
 mod builder;
 mod types;
 
+pub mod diag;
+pub use diag::{log, Level};
+
 pub mod frontmatter;
 pub mod inventory;
 pub mod json;
