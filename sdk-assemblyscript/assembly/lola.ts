@@ -354,8 +354,8 @@ export function register(h: (req: Request, plan: PlanBuilder) => void): void {
 // allocator when memory is exhausted, recurses until the wasm stack
 // overflows, which also traps.)
 export function lolaAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
-  const m = message === null ? "(no message)" : message!;
-  const f = fileName === null ? "(unknown)" : fileName!;
+  const m = message === null ? "(no message)" : changetype<string>(message);
+  const f = fileName === null ? "(unknown)" : changetype<string>(fileName);
   diagnose("lola: abort: " + m + " at " + f + ":" + line.toString() + ":" + column.toString());
   unreachable();
 }
