@@ -18,12 +18,14 @@ setup:
 
 ## build: the lola binary, its tier-1 shim (lola-shim, run by lola from
 ## beside itself; lola falls back to re-executing itself without it), and
-## every example extension, both tiers.
+## every example extension, both tiers, and the three guest SDKs shipped
+## beside it in bin/sdk/ (what `lola ext new` scaffolds against).
 build: setup
 	@mkdir -p $(BIN)
 	cd cmd && $(GO) build -trimpath -o ../$(BIN)/lola ./lola
 	cd cmd && $(GO) build -trimpath -o ../$(BIN)/lola-shim ./lola-shim
 	@./scripts/build-examples.sh $(BIN)/lola
+	@./scripts/ship-sdks.sh $(BIN)
 
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
 test: setup lint vet unit rust interop cross fuzz

@@ -6,8 +6,8 @@ import "maps"
 // whole and applies atomically. The order of Intents carries no meaning; the
 // host fixes its own apply order.
 type Plan struct {
-	Protocol int      `json:"protocol" jsonschema:"minimum=1,maximum=1"`
-	Intents  []Intent `json:"intents"`
+	Protocol int      `json:"protocol" jsonschema:"minimum=1,maximum=1" jsonschema_description:"The protocol version; 1."`
+	Intents  []Intent `json:"intents" jsonschema_description:"The intents, validated as a whole and applied atomically; their order carries no meaning."`
 }
 
 // Op names an intent's kind. Its string form is the wire spelling.
@@ -46,38 +46,38 @@ type Intent struct {
 
 // Write creates or replaces the file at Path with Content.
 type Write struct {
-	Path       string   `json:"path" jsonschema:"minLength=1"`
-	Content    string   `json:"content"`
-	Encoding   Encoding `json:"encoding,omitempty" jsonschema:"enum=utf8,enum=base64"`
-	Executable bool     `json:"executable,omitempty"`
+	Path       string   `json:"path" jsonschema:"minLength=1" jsonschema_description:"The root-relative file to create or replace."`
+	Content    string   `json:"content" jsonschema_description:"The content: UTF-8 text, or base64 when encoding is base64."`
+	Encoding   Encoding `json:"encoding,omitempty" jsonschema:"enum=utf8,enum=base64" jsonschema_description:"How content is spelled: utf8 (the default) or base64."`
+	Executable bool     `json:"executable,omitempty" jsonschema_description:"Set to make the file executable."`
 }
 
 // Delete removes the file or subtree at Path. A missing path is a no-op.
 type Delete struct {
-	Path string `json:"path" jsonschema:"minLength=1"`
+	Path string `json:"path" jsonschema:"minLength=1" jsonschema_description:"The root-relative file or subtree to remove; a missing path is a no-op."`
 }
 
 // Rename moves From to To. To must not exist.
 type Rename struct {
-	From string `json:"from" jsonschema:"minLength=1"`
-	To   string `json:"to" jsonschema:"minLength=1"`
+	From string `json:"from" jsonschema:"minLength=1" jsonschema_description:"The root-relative path to move."`
+	To   string `json:"to" jsonschema:"minLength=1" jsonschema_description:"The root-relative path to move it to."`
 }
 
 // Fetch asks the host to GET URL over https and write the body at Dest.
 // The extension never sees the response.
 type Fetch struct {
-	URL     string            `json:"url" jsonschema:"minLength=1"`
-	Dest    string            `json:"dest" jsonschema:"minLength=1"`
-	Method  string            `json:"method,omitempty" jsonschema:"enum=GET"`
-	Headers map[string]string `json:"headers,omitempty"`
+	URL     string            `json:"url" jsonschema:"minLength=1" jsonschema_description:"The https URL the host downloads (needs net.http)."`
+	Dest    string            `json:"dest" jsonschema:"minLength=1" jsonschema_description:"The root-relative file the host writes the response to."`
+	Method  string            `json:"method,omitempty" jsonschema:"enum=GET" jsonschema_description:"The HTTP method; GET only."`
+	Headers map[string]string `json:"headers,omitempty" jsonschema_description:"Request headers; the host drops those its remote rules forbid."`
 }
 
 // Clone asks the host to clone URL (https or ssh) into Dest.
 type Clone struct {
-	URL   string `json:"url" jsonschema:"minLength=1"`
-	Dest  string `json:"dest" jsonschema:"minLength=1"`
-	Ref   string `json:"ref,omitempty"`
-	Depth int    `json:"depth,omitempty" jsonschema:"minimum=0,maximum=2147483647"`
+	URL   string `json:"url" jsonschema:"minLength=1" jsonschema_description:"The https or ssh repository URL the host clones (needs net.git)."`
+	Dest  string `json:"dest" jsonschema:"minLength=1" jsonschema_description:"The root-relative directory the host clones into."`
+	Ref   string `json:"ref,omitempty" jsonschema_description:"The branch, tag or commit to check out; the default branch when absent."`
+	Depth int    `json:"depth,omitempty" jsonschema:"minimum=0,maximum=2147483647" jsonschema_description:"The history depth; 0 means full history."`
 }
 
 // Op reports which intent i holds, or "" when none or several are set.

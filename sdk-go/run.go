@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/lola-pm/lola/schema"
 )
@@ -105,12 +107,35 @@ func run(h Handler, request []byte) (plan []byte, status Status, err error) {
 
 type panicError struct{ msg string }
 
+// panicSite is " at FILE:LINE (FUNC)" of the frame that panicked, found
+// from inside the recovering deferred function: the first frame below
+// runtime.gopanic that is not the runtime's own (a nil dereference or an
+// index out of range panics from runtime.panicmem / goPanicIndex). File
+// names are as the build recorded them (module-relative with -trimpath).
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	n := runtime.Callers(2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	seenPanic := false
+	for {
+		f, more := frames.Next()
+		if f.Function == "runtime.gopanic" {
+			seenPanic = true
+		} else if seenPanic && !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf(" at %s:%d (%s)", f.File, f.Line, f.Function)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
 func (e panicError) Error() string { return e.msg }
 
 func callHandler(h Handler, req *Request, p *Plan) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = panicError{fmt.Sprintf("lola: handler panicked: %v", r)}
+			err = panicError{fmt.Sprintf("lola: handler panicked: %v%s", r, panicSite())}
 		}
 	}()
 	return h(req, p)

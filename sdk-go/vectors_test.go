@@ -151,6 +151,7 @@ func goBuild(out string, env []string, args ...string) error {
 }
 
 func TestMain(m *testing.M) {
+	strayMainIfAsked()
 	code := m.Run()
 	if builds.dir != "" {
 		os.RemoveAll(builds.dir)

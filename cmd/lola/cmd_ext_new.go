@@ -25,6 +25,7 @@ type extTemplateData struct {
 	GoVersion string
 	SDKGo     string // replace target for github.com/lola-pm/lola/sdk-go, or ""
 	Schema    string // replace target for github.com/lola-pm/lola/schema, or ""
+	Host      string // replace target for github.com/lola-pm/lola/host (lolatest's), or ""
 	// SDKRust and SDKAssemblyScript are the checkout's sdk-rust and
 	// sdk-assemblyscript (a Cargo path dependency, an npm file:
 	// dependency), relative when possible, or "" when no checkout was found.
@@ -37,9 +38,9 @@ type extTemplateData struct {
 const extSDKGoModule = "github.com/lola-pm/lola/sdk-go"
 
 func newExtNewCmd() *cobra.Command {
-	var lang, sdkGo string
+	var lang, sdkGo, sdkShipped string
 	c := &cobra.Command{
-		Use:   "new --lang LANG [--sdk-go DIR] NAME [DIR]",
+		Use:   "new --lang LANG [--sdk DIR | --sdk-go DIR] NAME [DIR]",
 		Short: "Scaffold a new extension that builds both tiers",
 		Long: `Create a new extension named NAME in DIR (default ./NAME, which must not
 exist or be empty): a manifest (lola-extension.yaml), the source, tests, a
@@ -47,12 +48,18 @@ README for authors and build notes. Build it with 'lola ext build DIR'.
 
 LANG is one of: ` + extLanguageNames() + `.
 
-The Go SDK is not published to a module proxy, so the new go.mod gets
-replace directives pointing at a local lola checkout: --sdk-go DIR (the
-checkout's sdk-go directory), else $LOLA_SDK_GO, else the first checkout
-found above DIR, the working directory or the lola executable. Without one
-the go.mod has no replace directives and the README says how to add them.
-For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
+The SDKs are not published to a registry: they ship beside the lola
+executable, in sdk/ (go/sdk-go and go/schema, rust/, assemblyscript/*.tgz),
+and the new project depends on that copy by absolute path (go.mod replace
+directives, a Cargo path dependency, an npm file: dependency), so it builds
+offline in any directory. The copy used is --sdk DIR (a directory laid out
+like sdk/), else $LOLA_SDK, else sdk/ beside the lola executable. Failing
+those, a lola source checkout is used: --sdk-go DIR (its sdk-go directory),
+else $LOLA_SDK_GO, else the first checkout found above DIR, the working
+directory or the executable. Without either the new project names no SDK
+and its README says how to add one.
+For Go, 'go mod tidy' then runs once in the new directory to write go.sum;
+for Rust, 'cargo generate-lockfile'; for AssemblyScript, 'npm install'.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, ok := extLanguageNamed(lang)
@@ -70,7 +77,7 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 			if err := extRequireEmptyDir(dir); err != nil {
 				return withCode(exitUsage, err)
 			}
-			data, err := extNewTemplateData(name, dir, sdkGo)
+			data, err := extNewTemplateData(name, dir, sdkShipped, sdkGo)
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
@@ -84,12 +91,17 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 				fmt.Fprintf(out, "  %s\n", f)
 			}
 			if l.name == "go" && data.SDKGo == "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: no local lola checkout found; point go.mod at one with --sdk-go or as the README explains\n")
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: no shipped SDK and no lola checkout found; name one with --sdk or as the README explains\n")
 			}
 			if err := l.checkToolchain(); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %v\n", err)
 			} else if l.afterNew != nil && (l.name != "go" || data.SDKGo != "") {
 				abs, _ := filepath.Abs(dir)
+				if l.name == "go" {
+					if err := extSeedGoSum(abs, data); err != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: writing go.sum: %v\n", err)
+					}
+				}
 				for _, s := range l.afterNew(abs) {
 					if err := extRunStep(abs, s, cmd.ErrOrStderr()); err != nil {
 						fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %s failed in the new directory: %v\n", strings.Join(s.args, " "), err)
@@ -101,7 +113,8 @@ For Go, 'go mod tidy' then runs once in the new directory to write go.sum.`,
 		},
 	}
 	c.Flags().StringVar(&lang, "lang", "", "the extension's language: "+extLanguageNames())
-	c.Flags().StringVar(&sdkGo, "sdk-go", "", "the lola checkout's sdk-go directory (also locates its sdk-rust and sdk-assemblyscript)")
+	c.Flags().StringVar(&sdkShipped, "sdk", "", "a shipped SDK directory (holding go/, rust/, assemblyscript/), default sdk/ beside lola")
+	c.Flags().StringVar(&sdkGo, "sdk-go", "", "a lola checkout's sdk-go directory (also locates its sdk-rust and sdk-assemblyscript)")
 	_ = c.MarkFlagRequired("lang")
 	return c
 }
@@ -122,11 +135,22 @@ func extRequireEmptyDir(dir string) error {
 	return nil
 }
 
-func extNewTemplateData(name, dir, sdkGoFlag string) (extTemplateData, error) {
+func extNewTemplateData(name, dir, shippedFlag, sdkGoFlag string) (extTemplateData, error) {
 	d := extTemplateData{Name: name, Module: name, GoVersion: "1.26", CrateIdent: strings.ReplaceAll(name, "-", "_")}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return d, err
+	}
+	if sdkGoFlag == "" {
+		shipped, err := extFindShippedSDK(shippedFlag)
+		if err != nil {
+			return d, err
+		}
+		if shipped != nil {
+			d.SDKGo, d.Schema, d.Host = filepath.ToSlash(shipped.goSDK), filepath.ToSlash(shipped.schema), filepath.ToSlash(shipped.host)
+			d.SDKRust, d.SDKAssemblyScript = filepath.ToSlash(shipped.rust), filepath.ToSlash(shipped.asTarball)
+			return d, nil
+		}
 	}
 	sdk := sdkGoFlag
 	if sdk == "" {
@@ -154,6 +178,7 @@ func extNewTemplateData(name, dir, sdkGoFlag string) (extTemplateData, error) {
 	}
 	d.SDKGo = extReplacePath(abs, sdk)
 	d.Schema = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), "schema"))
+	d.Host = extReplacePath(abs, filepath.Join(filepath.Dir(sdk), "host"))
 	for _, sib := range []struct {
 		dir string
 		to  *string

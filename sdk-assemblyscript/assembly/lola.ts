@@ -4,7 +4,8 @@
 // PlanBuilder; it never performs an effect. The entry file re-exports the
 // five ABI functions from here and is built twice from one source:
 //   tier 1: asc --transform json-as --exportStart _initialize
-//           --use abort=assembly/lola/lolaAbort  (one import: WASI fd_write)
+//           --use abort=assembly/lola/lolaAbort  (one import: WASI fd_write;
+//           an abort writes its message and location to stderr, then traps)
 //   tier 2: wasm2c on that module, compiled with gcc and native/main.c.
 //
 // Errors: AssemblyScript has no exceptions. A builder call the host would
@@ -21,7 +22,9 @@ export const PROTOCOL: i32 = 1;
 export const STATUS_OK: i32 = 0;
 export const STATUS_BAD_REQUEST: i32 = 1;
 export const STATUS_HANDLER_ERROR: i32 = 2;
+export const STATUS_PLAN_ENCODING: i32 = 3; // the shared table (docs/abi.md); unused here
 export const STATUS_NO_HANDLER: i32 = 4;
+export const STATUS_HANDLER_PANIC: i32 = 5; // the shared table; AssemblyScript aborts trap instead
 
 @json
 export class File {
@@ -343,10 +346,45 @@ export function register(h: (req: Request, plan: PlanBuilder) => void): void {
   handler = h;
 }
 
-// lolaAbort traps: with --use abort=assembly/lola/lolaAbort the module
-// imports nothing, and an abort is a trap the host reports.
+// lolaAbort replaces AssemblyScript's abort (--use abort=...lolaAbort): a
+// throw, a failed assertion or an out-of-memory abort writes its message
+// and location to stderr ("lola: abort: MSG at FILE:LINE:COL"), then traps,
+// which the host reports. (abort cannot read a module global: it may run
+// before they are initialized. An abort while reporting one, from the
+// allocator when memory is exhausted, recurses until the wasm stack
+// overflows, which also traps.)
 export function lolaAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
+  const m = message === null ? "(no message)" : changetype<string>(message);
+  const f = fileName === null ? "(unknown)" : changetype<string>(fileName);
+  diagnose("lola: abort: " + m + " at " + f + ":" + line.toString() + ":" + column.toString());
   unreachable();
+}
+
+export const LOG_DEBUG: i32 = 0;
+export const LOG_INFO: i32 = 1;
+export const LOG_WARN: i32 = 2;
+export const LOG_ERROR: i32 = 3;
+// A log line is cut at MAX_LOG_LINE characters; past MAX_LOG_BYTES in one
+// run further lines are dropped, with one line saying so (docs/abi.md).
+export const MAX_LOG_LINE: i32 = 4096;
+export const MAX_LOG_BYTES: i32 = 49152;
+let logWritten: i32 = 0;
+
+// log writes "lola: LEVEL: msg" to stderr, in both tiers; newlines in msg
+// are escaped so one call is one line. It never touches the plan.
+export function log(level: i32, msg: string): void {
+  const name = level == LOG_DEBUG ? "debug" : level == LOG_WARN ? "warn" : level == LOG_ERROR ? "error" : "info";
+  let line = "lola: " + name + ": " + msg.replaceAll("\r", "\\r").replaceAll("\n", "\\n");
+  if (line.length > MAX_LOG_LINE) line = line.substring(0, MAX_LOG_LINE - 6) + " [cut]";
+  if (logWritten + line.length + 1 > MAX_LOG_BYTES) {
+    if (logWritten <= MAX_LOG_BYTES) {
+      diagnose("lola: warn: log limit reached; further log lines are dropped");
+      logWritten = MAX_LOG_BYTES + 1;
+    }
+    return;
+  }
+  logWritten += line.length + 1;
+  diagnose(line);
 }
 
 export function lola_abi_version(): i32 {

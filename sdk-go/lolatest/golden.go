@@ -53,13 +53,17 @@ func Cases(t testing.TB, dir string) []Case {
 
 // Golden runs the registered handler in-process (lola.Process) on every
 // case of dir. A failure case must end in lola.StatusHandlerError with an
-// error containing its text; a success case must yield exactly its plan
-// golden, in Indent's form, and the golden must validate against the
-// protocol's plan.schema.json. With -update the plan goldens are rewritten
-// first.
+// error containing its text; a success case's plan must pass every check
+// the host makes before applying a plan (the host's own code, with the
+// capabilities and path grant of the lola-extension.yaml in the package
+// directory, under every path-equality relation: see hostCheck), must
+// yield exactly its plan golden, in Indent's form, and the golden must
+// validate against the protocol's plan.schema.json. With -update the plan
+// goldens are rewritten, but only for plans the host accepts.
 func Golden(t *testing.T, dir string) {
 	t.Helper()
 	s := planSchema(t)
+	ext := loadManifest(t, ".")
 	for _, c := range Cases(t, dir) {
 		t.Run(c.Name, func(t *testing.T) {
 			plan, status, err := lola.Process(c.Request)
@@ -71,6 +75,9 @@ func Golden(t *testing.T, dir string) {
 			}
 			if status != lola.StatusOK {
 				t.Fatalf("status %s: %v", status, err)
+			}
+			if err := hostCheck(ext, plan); err != nil {
+				t.Fatal(err)
 			}
 			got, err := Indent(plan)
 			if err != nil {

@@ -14,13 +14,13 @@ import (
 // guest carrying one of them links lolatest, or what lolatest links. The
 // lolatest marker ends in the dot that starts a symbol name, so that a
 // package below lolatest/ (its own fixture) is not mistaken for it.
-var testOnly = []string{"lola-pm/lola/sdk-go/lolatest.", "tetratelabs/wazero", "santhosh-tekuri/jsonschema"}
+var testOnly = []string{"lola-pm/lola/sdk-go/lolatest.", "lola-pm/lola/host/", "tetratelabs/wazero", "santhosh-tekuri/jsonschema"}
 
 // CheckGuest fails t unless both builds of an extension (paths from
 // Build; either may be empty to skip it) link nothing but the SDK, schema
 // and the standard library: no lolatest, wazero or jsonschema, whether as
 // a module (`go version -m`) or as package paths in the binary's symbol
-// table. Since lolatest imports wazero, this is the proof that lolatest
+// table. Since lolatest imports wazero and the host, this is the proof that lolatest
 // was only imported from _test.go files.
 func CheckGuest(t testing.TB, native, wasm string) {
 	t.Helper()
@@ -35,7 +35,7 @@ func guestLeaks(native, wasm string) error {
 		if err != nil {
 			return fmt.Errorf("go version -m: %v\n%s", err, out)
 		}
-		for _, bad := range []string{"tetratelabs/wazero", "santhosh-tekuri/jsonschema"} {
+		for _, bad := range []string{"lola-pm/lola/host", "tetratelabs/wazero", "santhosh-tekuri/jsonschema"} {
 			if strings.Contains(string(out), bad) {
 				return fmt.Errorf("the native build links %s (is lolatest imported from a non-test file?):\n%s", bad, out)
 			}

@@ -29,6 +29,7 @@ fn state() -> &'static mut Buffers {
 /// Runs the static constructors once. Exported as `_initialize` so that
 /// wasm-ld does not wrap every export in ctors/dtors.
 pub fn initialize() {
+    crate::diag::install_panic_hook();
     #[cfg(target_arch = "wasm32")]
     {
         extern "C" {

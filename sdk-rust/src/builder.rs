@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, Default, Clone)]
 pub struct PlanBuilder {
     intents: Vec<Intent>,
+    failed: Option<Error>,
 }
 
 impl PlanBuilder {
@@ -17,12 +18,13 @@ impl PlanBuilder {
     pub fn new() -> Self {
         PlanBuilder {
             intents: Vec::new(),
+            failed: None,
         }
     }
 
     /// Writes UTF-8 text at `path`.
     pub fn write(&mut self, path: &str, content: &str) -> Result<&mut Self, Error> {
-        check_path(path)?;
+        self.record(check_path(path))?;
         self.intents.push(Intent::Write {
             path: path.to_string(),
             content: content.to_string(),
@@ -39,7 +41,7 @@ impl PlanBuilder {
         content: &[u8],
         executable: bool,
     ) -> Result<&mut Self, Error> {
-        check_path(path)?;
+        self.record(check_path(path))?;
         self.intents.push(Intent::Write {
             path: path.to_string(),
             content: crate::base64::encode(content),
@@ -62,19 +64,24 @@ impl PlanBuilder {
         self.put_file(path, file, file.executable)
     }
 
-    fn put_file(&mut self, path: &str, file: &crate::File, executable: bool) -> Result<&mut Self, Error> {
-        check_path(path)?;
+    fn put_file(
+        &mut self,
+        path: &str,
+        file: &crate::File,
+        executable: bool,
+    ) -> Result<&mut Self, Error> {
+        self.record(check_path(path))?;
         let encoding = match file.encoding.as_str() {
             "" | "utf8" => String::new(),
             "base64" => {
-                file.bytes()?;
+                self.record(file.bytes())?;
                 "base64".to_string()
             }
             other => {
-                return Err(Error::new(
+                return Err(self.fail(Error::new(
                     "plan.encoding",
                     format!("file {:?}: unknown encoding {:?}", file.path, other),
-                ))
+                )))
             }
         };
         self.intents.push(Intent::Write {
@@ -88,7 +95,7 @@ impl PlanBuilder {
 
     /// Deletes the file or subtree at `path`; a missing path is a no-op.
     pub fn delete(&mut self, path: &str) -> Result<&mut Self, Error> {
-        check_path(path)?;
+        self.record(check_path(path))?;
         self.intents.push(Intent::Delete {
             path: path.to_string(),
         });
@@ -97,8 +104,8 @@ impl PlanBuilder {
 
     /// Moves `from` to `to`.
     pub fn rename(&mut self, from: &str, to: &str) -> Result<&mut Self, Error> {
-        check_path(from)?;
-        check_path(to)?;
+        self.record(check_path(from))?;
+        self.record(check_path(to))?;
         self.intents.push(Intent::Rename {
             from: from.to_string(),
             to: to.to_string(),
@@ -115,12 +122,12 @@ impl PlanBuilder {
         headers: BTreeMap<String, String>,
     ) -> Result<&mut Self, Error> {
         if !url.starts_with("https://") {
-            return Err(Error::new(
+            return Err(self.fail(Error::new(
                 "remote.scheme",
                 format!("fetch {:?}: only https is allowed", url),
-            ));
+            )));
         }
-        check_path(dest)?;
+        self.record(check_path(dest))?;
         self.intents.push(Intent::Fetch {
             url: url.to_string(),
             dest: dest.to_string(),
@@ -139,12 +146,12 @@ impl PlanBuilder {
         depth: u32,
     ) -> Result<&mut Self, Error> {
         if !(url.starts_with("https://") || url.starts_with("ssh://")) {
-            return Err(Error::new(
+            return Err(self.fail(Error::new(
                 "remote.scheme",
                 format!("clone {:?}: only https and ssh are allowed", url),
-            ));
+            )));
         }
-        check_path(dest)?;
+        self.record(check_path(dest))?;
         self.intents.push(Intent::Clone {
             url: url.to_string(),
             dest: dest.to_string(),
@@ -162,6 +169,30 @@ impl PlanBuilder {
     /// Whether no intent was added.
     pub fn is_empty(&self) -> bool {
         self.intents.is_empty()
+    }
+
+    /// The first builder error, if any call was refused. A refused call
+    /// fails the run even when the handler ignored its `Result` (as in Go
+    /// and AssemblyScript): a plan silently missing an intent is worse than
+    /// no plan.
+    pub fn failure(&self) -> Option<&Error> {
+        self.failed.as_ref()
+    }
+
+    fn record<T>(&mut self, r: Result<T, Error>) -> Result<T, Error> {
+        if let Err(e) = &r {
+            if self.failed.is_none() {
+                self.failed = Some(e.clone());
+            }
+        }
+        r
+    }
+
+    fn fail(&mut self, e: Error) -> Error {
+        if self.failed.is_none() {
+            self.failed = Some(e.clone());
+        }
+        e
     }
 
     /// The finished plan.

@@ -50,6 +50,9 @@ mod base64;
 mod builder;
 mod types;
 
+pub mod diag;
+pub use diag::{log, Level};
+
 pub mod frontmatter;
 pub mod inventory;
 pub mod json;
@@ -101,12 +104,15 @@ impl std::error::Error for Error {}
 /// The signature every extension handler has.
 pub type Handler = fn(&Request, &mut PlanBuilder) -> Result<(), Error>;
 
-/// Status codes `lola_run` returns and the native binary exits with.
+/// Status codes `lola_run` returns and the native binary exits with: the
+/// one table every SDK shares (docs/abi.md, "Status codes").
 pub mod status {
     pub const OK: i32 = 0;
     pub const BAD_REQUEST: i32 = 1;
     pub const HANDLER_ERROR: i32 = 2;
     pub const ENCODING: i32 = 3;
+    pub const NO_HANDLER: i32 = 4;
+    pub const HANDLER_PANIC: i32 = 5;
 }
 
 /// Runs `handler` on request bytes, returning the plan bytes or a status
@@ -136,6 +142,13 @@ pub fn run_bytes(handler: Handler, request: &[u8]) -> Result<Vec<u8>, (i32, Stri
         };
         (code, e.to_string())
     })?;
+    if let Some(e) = plan.failure() {
+        // The handler returned Ok after ignoring a refused builder call.
+        return Err((
+            status::HANDLER_ERROR,
+            format!("{} (a refused builder call was ignored)", e),
+        ));
+    }
     serde_json::to_vec(&plan.build()).map_err(|e| (status::ENCODING, format!("plan: {}", e)))
 }
 

@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 /// Reads the request from stdin, writes the plan to stdout, and exits with
 /// the status `lola_run` would have returned.
 pub fn main(handler: Handler) {
+    crate::diag::install_panic_hook();
     let mut request = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut request) {
         let _ = writeln!(std::io::stderr(), "reading the request: {}", e);

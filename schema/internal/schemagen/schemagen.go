@@ -56,7 +56,7 @@ func mapIntent(t reflect.Type) *jsonschema.Schema {
 		s := r.Reflect(a.v)
 		s.Version = ""
 		props := jsonschema.NewProperties()
-		props.Set("op", &jsonschema.Schema{Type: "string", Const: string(a.op)})
+		props.Set("op", &jsonschema.Schema{Type: "string", Const: string(a.op), Description: "The intent kind: " + string(a.op) + "."})
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
 			props.Set(p.Key, p.Value)
 		}
