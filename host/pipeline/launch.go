@@ -43,6 +43,12 @@ type Launch struct {
 	// ExtraEnv is appended to the child's environment: for tests only
 	// (e.g. the switch that makes a test binary act as lola).
 	ExtraEnv []string
+	// Pin, when set, is the sha256 the artifact's bytes must have (the
+	// lock file's, host/extension.PinFor). The artifact is then copied
+	// into a private directory while it is hashed, and the copy runs: a
+	// mismatch refuses the launch with extension.changed (ErrChanged)
+	// before anything runs.
+	Pin *[32]byte
 }
 
 // Launched is what an extension run produced.
@@ -99,6 +105,14 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 	body, err := json.Marshal(req)
 	if err != nil {
 		return Launched{}, err
+	}
+	if l.Pin != nil {
+		copyPath, dir, err := pinnedCopy(l.Name, l.Artifact, *l.Pin, l.Tier == audit.TierNative)
+		if err != nil {
+			return Launched{}, err
+		}
+		defer os.RemoveAll(dir)
+		l.Artifact = copyPath
 	}
 	switch l.Tier {
 	case audit.TierWasm:
