@@ -297,3 +297,34 @@ func Remove(home, name string) error {
 	os.RemoveAll(trash)
 	return nil
 }
+
+// Adopt pins an extension directory already under home/extensions/<name>
+// (one copied there by hand, before ext add existed) as it is now, with
+// the same signature checks as Add; an existing pin of that name is
+// replaced. It is for migrations and tests; it trusts the bytes present.
+func Adopt(home, name string, o AddOptions) (*Added, error) {
+	lock, err := ReadLock(home)
+	if err != nil {
+		return nil, err
+	}
+	if !ValidName(name) {
+		return nil, fmt.Errorf("%s is not an extension name", quote(name))
+	}
+	dir := filepath.Join(home, ExtensionsDir, name)
+	e, err := loadDir(dir, SourceHome)
+	if err != nil {
+		return nil, err
+	}
+	if e.Name() != name {
+		return nil, fmt.Errorf("%w (%s, manifest %s)", ErrName, quote(name), quote(e.Name()))
+	}
+	ent, err := pin(e, dir, o)
+	if err != nil {
+		return nil, err
+	}
+	lock.Extensions[name] = ent
+	if err := WriteLock(home, lock); err != nil {
+		return nil, err
+	}
+	return &Added{Name: name, Entry: ent}, nil
+}
