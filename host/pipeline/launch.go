@@ -116,7 +116,15 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 	}
 	switch l.Tier {
 	case audit.TierWasm:
-		return runModule(ctx, l, body)
+		out, err := runModule(ctx, l, body)
+		// The shim reports the digest of the bytes it read, before
+		// compiling any: with a pin, they must be the pinned bytes too
+		// (the copy was hashed; this holds the shim to it). The plan of
+		// a mismatch is never returned.
+		if sum, ok := out.ArtifactSum(); err == nil && l.Pin != nil && ok && sum != *l.Pin {
+			return Launched{}, changedErr(l.Name)
+		}
+		return out, err
 	case audit.TierNative:
 		return runNative(ctx, l, body)
 	}
