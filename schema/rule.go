@@ -49,6 +49,8 @@ const (
 	RuleRemoteBound         // a response or checkout over its byte or time bound
 	RuleRemoteTransportAuth // TLS or ssh host authentication failed
 
+	RuleExtensionChanged // an extension's artifact or manifest differs from what was pinned when it was added
+
 	ruleEnd
 )
 
@@ -86,6 +88,7 @@ var ruleNames = [...]string{
 	RuleRemoteRedirect:      "remote.redirect",
 	RuleRemoteBound:         "remote.bound",
 	RuleRemoteTransportAuth: "remote.transport-auth",
+	RuleExtensionChanged:    "extension.changed",
 }
 
 // Rules lists every member of the vocabulary, in declaration order.

@@ -121,3 +121,23 @@ func TestPathFieldFollowsPaths(t *testing.T) {
 		}
 	}
 }
+
+// extension.changed is the pin check's rule: it renders, parses back and
+// marshals like every member, and sorts after the remote rules, so adding
+// it renumbered none of the existing members.
+func TestExtensionChangedRule(t *testing.T) {
+	if RuleExtensionChanged.String() != "extension.changed" {
+		t.Fatalf("spelled %q", RuleExtensionChanged.String())
+	}
+	r, ok := ParseRule("extension.changed")
+	if !ok || r != RuleExtensionChanged {
+		t.Fatalf("ParseRule = %v %v", r, ok)
+	}
+	b, err := RuleExtensionChanged.MarshalText()
+	if err != nil || string(b) != "extension.changed" {
+		t.Fatalf("MarshalText = %q %v", b, err)
+	}
+	if RuleExtensionChanged <= RuleRemoteTransportAuth {
+		t.Fatal("extension.changed renumbered an existing rule")
+	}
+}

@@ -106,6 +106,7 @@ type extInfoReport struct {
 	Capabilities []schema.Capability `json:"capabilities"`
 	Paths        extInfoPaths        `json:"paths"`
 	Confinement  extInfoConfinement  `json:"confinement"`
+	Pin          *extPinJSON         `json:"pin,omitempty"`
 }
 
 // extInfoIsDir reports whether arg names a directory rather than an
@@ -172,6 +173,7 @@ func newExtInfoReport(e *extension.Extension, cfg *config.Config, eq pathrule.Eq
 		},
 		Confinement: extInfoConfinement{OS: conf.OS, LandlockABI: conf.LandlockABI, Seccomp: conf.Seccomp, Layers: conf.Layers, Note: conf.Note, Tier2: child.CurrentContainment()},
 	}
+	rep.Pin = extPinOf(e)
 	if rep.Capabilities == nil {
 		rep.Capabilities = []schema.Capability{}
 	}
@@ -195,6 +197,18 @@ func extInfoHuman(out io.Writer, r extInfoReport) {
 	p("version", "%s", r.Version)
 	p("kind", "%s", r.Kind)
 	p("source", "%s", r.Source)
+	if r.Pin != nil {
+		p("from", "%s", extRunEscape(r.Pin.From))
+		if r.Pin.Manifest != "" {
+			p("manifest", "sha256:%s", r.Pin.Manifest)
+		}
+		for _, a := range r.Pin.Artifacts {
+			v := (extension.RunPin{Verdict: a.Verdict, Signer: a.Signer}).Describe()
+			p("pin", "%s %s sha256:%s (%s)", a.Tier, extRunEscape(a.Path), a.SHA256, v)
+		}
+	} else if r.Source == extension.SourceHome {
+		p("pin", "none: not added with lola ext add (a native artifact is refused)")
+	}
 	trust := "confined by the shim"
 	if r.Tier.Native() {
 		trust = "native: trusted rather than confined"

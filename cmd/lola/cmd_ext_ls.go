@@ -27,7 +27,10 @@ those installed under $LOLA_HOME/extensions/<name>/ (each a directory named as
 the extension, holding its lola-extension.yaml). For each: name, version,
 kind (target, source, hook), the tier it runs in (tier1 when its WASI module
 is built, otherwise tier2, native), its granted capabilities and its source
-(builtin or home).
+(builtin, home, or dev for a directory registered by lola ext link) and its
+pin (PIN): the signature verdict of the artifact it runs as pinned by lola
+ext add (verified:key:NAME, unsigned-opted-in, unsigned), dev, unpinned for
+an installed extension nothing pins, - for a built-in.
 
 An installed extension that cannot be loaded (a broken manifest, an unknown
 capability, a directory named differently from its manifest, a name that
@@ -64,6 +67,60 @@ type extLsEntry struct {
 	Tier         extension.Tier      `json:"tier"`
 	Capabilities []schema.Capability `json:"capabilities"`
 	Source       extension.Source    `json:"source"`
+	// Pin is the lock entry's summary for an added or linked extension.
+	Pin *extPinJSON `json:"pin,omitempty"`
+}
+
+// extPinJSON is an extension's pin as ls and info print it.
+type extPinJSON struct {
+	From      string               `json:"from"`
+	Dev       bool                 `json:"dev,omitempty"`
+	Manifest  string               `json:"manifest_sha256,omitempty"`
+	Artifacts []extPinArtifactJSON `json:"artifacts"`
+}
+
+type extPinArtifactJSON struct {
+	Tier    extension.Tier    `json:"tier"`
+	Path    string            `json:"path"`
+	SHA256  string            `json:"sha256"`
+	Verdict extension.Verdict `json:"verdict"`
+	Signer  string            `json:"signer,omitempty"`
+}
+
+func extPinOf(e *extension.Extension) *extPinJSON {
+	ent := e.Pinned()
+	if ent == nil {
+		return nil
+	}
+	p := &extPinJSON{From: ent.Source, Dev: ent.Dev, Manifest: ent.Manifest, Artifacts: []extPinArtifactJSON{}}
+	for _, t := range extension.Tiers() {
+		if a := ent.Artifacts[t]; a != nil {
+			p.Artifacts = append(p.Artifacts, extPinArtifactJSON{Tier: t, Path: a.Path, SHA256: a.SHA256, Verdict: a.Verdict, Signer: a.Signer})
+		}
+	}
+	return p
+}
+
+// extPinColumn is ls's PIN column: the verdict of the artifact the
+// extension runs, "dev" for a linked directory, "unpinned" for an
+// installed one nothing pins, "-" for a built-in or a directory.
+func extPinColumn(e *extension.Extension) string {
+	ent := e.Pinned()
+	switch {
+	case ent != nil && ent.Dev:
+		return "dev"
+	case ent != nil && ent.Artifacts[e.Tier()] != nil:
+		a := ent.Artifacts[e.Tier()]
+		if a.Verdict == extension.VerdictVerified {
+			return "verified:" + strings.ReplaceAll(a.Signer, " ", ":")
+		}
+		return string(a.Verdict)
+	case ent != nil:
+		return "changed"
+	case e.Source() == extension.SourceHome:
+		return "unpinned"
+	}
+	return "-"
 }
 
 // extProblem is an extension that could not be loaded, in --json output.
@@ -106,7 +163,7 @@ func runExtLs(cmd *cobra.Command, asJSON bool) error {
 			}
 			rep.Extensions = append(rep.Extensions, extLsEntry{
 				Name: e.Name(), Version: e.Version(), Kind: e.Kind(), Tier: e.Tier(),
-				Capabilities: caps, Source: e.Source(),
+				Capabilities: caps, Source: e.Source(), Pin: extPinOf(e),
 			})
 		}
 		for _, p := range probs {
@@ -136,13 +193,13 @@ func extLsTable(out io.Writer, exts []*extension.Extension) {
 		return
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tKIND\tTIER\tCAPABILITIES\tSOURCE")
+	fmt.Fprintln(tw, "NAME\tVERSION\tKIND\tTIER\tCAPABILITIES\tSOURCE\tPIN")
 	for _, e := range exts {
 		caps := e.Capabilities().String()
 		if caps == "" {
 			caps = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Name(), e.Version(), e.Kind(), extTierLabel(e.Tier()), caps, e.Source())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Name(), e.Version(), e.Kind(), extTierLabel(e.Tier()), caps, e.Source(), extPinColumn(e))
 	}
 	tw.Flush()
 }

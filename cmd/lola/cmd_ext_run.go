@@ -174,6 +174,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}
+	ext = extRunAdoptManifest(ext, cmd.ErrOrStderr())
 	if ext.Manifest != nil {
 		if f.caps != "" {
 			return withCode(exitUsage, fmt.Errorf("ext run: %s has a manifest, which declares its capabilities; --caps is for bare artifacts", extRunShown(ext.Name)))
@@ -198,12 +199,22 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		}
 	}
 
+	pin, runPin, err := extRunPin(ext, st)
+	if err != nil {
+		return extRunPinRefused(ext, caps, st, err)
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 	launched, err := pipeline.RunExtension(ctx, pipeline.Launch{
 		Name: ext.Name, Tier: ext.Tier, Artifact: ext.Path, Caps: caps,
-		Timeout: f.timeout, CacheDir: st.cacheDir(), ExtraEnv: extRunTestEnv,
+		Timeout: f.timeout, CacheDir: st.cacheDir(), ExtraEnv: extRunTestEnv, Pin: pin,
 	}, req)
+	if errors.Is(err, pipeline.ErrChanged) {
+		return extRunPinRefused(ext, caps, st, err)
+	}
+	if d := runPin.Describe(); d != "" && !f.json {
+		fmt.Fprintf(cmd.ErrOrStderr(), "lola: %s: %s\n", extRunShown(ext.Name), d)
+	}
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
 	}

@@ -214,6 +214,9 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 		return o, withCode(exitUsage, err)
 	}
 	o.Home, o.Config = st.home, st.cfg
+	if o.Trust, err = extTrust(st); err != nil {
+		return o, withCode(exitUsage, err)
+	}
 	if o.Remote, err = st.remoteClient(); err != nil {
 		return o, withCode(exitUsage, err)
 	}

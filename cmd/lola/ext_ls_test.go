@@ -61,9 +61,9 @@ func TestExtLs(t *testing.T) {
 			t.Fatalf("want header and two rows:\n%s", out)
 		}
 		for i, want := range [][]string{
-			{"NAME", "VERSION", "KIND", "TIER", "CAPABILITIES", "SOURCE"},
-			{"native-src", "0.3.1", "source", "tier2", "(native)", "net.git,net.http", "home"},
-			{"wasm-one", "0.3.1", "target", "tier1", "(wasm)", "-", "home"},
+			{"NAME", "VERSION", "KIND", "TIER", "CAPABILITIES", "SOURCE", "PIN"},
+			{"native-src", "0.3.1", "source", "tier2", "(native)", "net.git,net.http", "home", "unpinned"},
+			{"wasm-one", "0.3.1", "target", "tier1", "(wasm)", "-", "home", "unpinned"},
 		} {
 			if got := strings.Fields(lines[i]); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("line %d = %q, want %q", i, got, want)

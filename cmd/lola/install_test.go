@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/lola-pm/lola/host/extension"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,9 @@ func (w installWorld) target(t *testing.T, tier string, artifact []byte, paths s
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, rel), artifact, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := extension.Adopt(w.home, "fake", extension.AddOptions{AllowUnsigned: true}); err != nil {
 		t.Fatal(err)
 	}
 }

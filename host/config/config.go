@@ -35,6 +35,7 @@ const MaxConfigBytes = 1 << 20
 type Config struct {
 	remote     Remote
 	extensions map[string]Extension
+	trust      Trust
 }
 
 // Remote is the operator's remote access policy.
@@ -111,6 +112,7 @@ func (e Extension) Paths() []pathrule.Path { return append([]pathrule.Path(nil),
 type rawConfig struct {
 	Remote     *rawRemote              `yaml:"remote"`
 	Extensions map[string]rawExtension `yaml:"extensions"`
+	Trust      *rawTrust               `yaml:"trust"`
 }
 
 type rawRemote struct {
@@ -189,6 +191,11 @@ func validate(raw rawConfig) (*Config, error) {
 		}
 		c.remote = r
 	}
+	t, err := validateTrust(raw.Trust)
+	if err != nil {
+		return nil, err
+	}
+	c.trust = t
 	for name, re := range raw.Extensions {
 		if err := checkExtensionName(name); err != nil {
 			return nil, err

@@ -90,6 +90,10 @@ func Discover(home string) (*Catalog, error) {
 		names[name] = true
 		c.exts = append(c.exts, e)
 	}
+	lock, err := ReadLock(home)
+	if err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(home, ExtensionsDir)
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -122,12 +126,44 @@ func Discover(home string) (*Catalog, error) {
 			prob(fmt.Errorf("%s: name %s differs from the directory name", ManifestFile, quote(e.Name())))
 		case names[name]:
 			prob(errors.New("clashes with the built-in extension of the same name; refused"))
+		case lock.Extensions[name] != nil && lock.Extensions[name].Dev:
+			prob(errors.New("is both installed and linked in the lock file; refused"))
 		default:
+			e.pin = lock.Extensions[name]
 			names[name] = true
 			c.exts = append(c.exts, e)
 		}
 	}
+	c.discoverDev(lock, names)
 	sort.Slice(c.exts, func(i, j int) bool { return c.exts[i].Name() < c.exts[j].Name() })
 	sort.SliceStable(c.problems, func(i, j int) bool { return c.problems[i].Where() < c.problems[j].Where() })
 	return c, nil
+}
+
+// discoverDev loads each linked development directory the lock names,
+// afresh (a rebuild needs no copy). It never shadows a built-in or an
+// installed extension.
+func (c *Catalog) discoverDev(lock *Lock, names map[string]bool) {
+	for _, name := range lock.Names() {
+		ent := lock.Extensions[name]
+		if !ent.Dev {
+			continue
+		}
+		prob := func(err error) {
+			c.problems = append(c.problems, Problem{Name: name, Source: SourceDev, Err: err})
+		}
+		e, err := loadDev(ent.Dir)
+		switch {
+		case err != nil:
+			prob(err)
+		case e.Name() != name:
+			prob(fmt.Errorf("%s: name %s differs from the linked name", ManifestFile, quote(e.Name())))
+		case names[name]:
+			prob(errors.New("clashes with a built-in or installed extension of the same name; refused"))
+		default:
+			e.pin = ent
+			names[name] = true
+			c.exts = append(c.exts, e)
+		}
+	}
 }

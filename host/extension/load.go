@@ -23,6 +23,9 @@ type Extension struct {
 	fsys      fs.FS  // a built-in's files; nil for a directory
 	tier      Tier
 	artifacts []Artifact // one per declared tier, tier 1 first
+	// pin is the lock entry of a home or dev extension (Discover); nil
+	// when none was recorded.
+	pin *LockEntry
 }
 
 // Artifact is one declared artifact as found on disk (or in a built-in's

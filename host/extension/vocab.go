@@ -88,10 +88,11 @@ const (
 	SourceBuiltin Source = "builtin" // provided by the lola binary (RegisterBuiltin)
 	SourceHome    Source = "home"    // $LOLA_HOME/extensions/<name>/
 	SourceDir     Source = "dir"     // a directory named explicitly (Load)
+	SourceDev     Source = "dev"     // a development directory registered by ext link, re-read on every run
 )
 
 // Sources lists every source.
-func Sources() []Source { return []Source{SourceBuiltin, SourceHome, SourceDir} }
+func Sources() []Source { return []Source{SourceBuiltin, SourceHome, SourceDir, SourceDev} }
 
 // ParseSource returns the source spelled s, or an error naming s.
 func ParseSource(s string) (Source, error) { return parse("source", s, Sources()) }

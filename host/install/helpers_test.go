@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"fmt"
+	"github.com/lola-pm/lola/host/extension"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -163,6 +164,11 @@ func (e env) addTarget(t testing.TB, name string, artifacts map[string]string, e
 	}
 	m.WriteString(extra)
 	if err := os.WriteFile(filepath.Join(dir, "lola-extension.yaml"), []byte(m.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Pinned as ext add --allow-unsigned would: a native target runs only
+	// when pinned.
+	if _, err := extension.Adopt(e.home, name, extension.AddOptions{AllowUnsigned: true}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -486,11 +486,21 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 	}
 	defer art.cleanup()
 	caps := j.ext.Capabilities()
+	// An added target runs only as pinned; a linked native one only when
+	// signed or opted in for its present bytes (host/extension.PinFor).
+	rp, err := j.ext.PinFor(j.ext.Tier(), j.o.Trust)
+	if err != nil {
+		return nil, nil, err
+	}
+	var pin *[32]byte
+	if rp.Pinned {
+		pin = &rp.Sum
+	}
 	j.o.progress(fmt.Sprintf("running %s (%s)", j.ext.Name(), j.ext.AuditTier()))
 	l, err := pipeline.RunExtension(ctx, pipeline.Launch{
 		Name: j.ext.Name(), Version: j.ext.Version(), Tier: j.ext.AuditTier(), Artifact: art.path,
 		Caps: caps, Timeout: j.o.Timeout, Exe: j.o.Exe, CacheDir: filepath.Join(j.o.Home, config.CacheDir),
-		ExtraEnv: j.o.ExtraEnv,
+		ExtraEnv: j.o.ExtraEnv, Pin: pin,
 	}, req)
 	if err != nil {
 		return nil, nil, err

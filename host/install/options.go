@@ -1,6 +1,7 @@
 package install
 
 import (
+	"github.com/lola-pm/lola/host/extension"
 	"time"
 
 	"github.com/lola-pm/lola/host/audit"
@@ -50,6 +51,9 @@ type Options struct {
 	// Exe is the lola executable the tier-1 shim re-executes; "" means the
 	// running executable.
 	Exe string
+	// Trust is the signature trust policy a linked (dev) native target is
+	// checked against at launch; an added one is held to its pin.
+	Trust extension.TrustPolicy
 	// ExtraEnv is appended to the target extension's environment (tests).
 	ExtraEnv []string
 	// Timeout is the target extension's outer deadline; 0 means the

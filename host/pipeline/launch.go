@@ -43,6 +43,12 @@ type Launch struct {
 	// ExtraEnv is appended to the child's environment: for tests only
 	// (e.g. the switch that makes a test binary act as lola).
 	ExtraEnv []string
+	// Pin, when set, is the sha256 the artifact's bytes must have (the
+	// lock file's, host/extension.PinFor). The artifact is then copied
+	// into a private directory while it is hashed, and the copy runs: a
+	// mismatch refuses the launch with extension.changed (ErrChanged)
+	// before anything runs.
+	Pin *[32]byte
 }
 
 // Launched is what an extension run produced.
@@ -100,9 +106,25 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 	if err != nil {
 		return Launched{}, err
 	}
+	if l.Pin != nil {
+		copyPath, dir, err := pinnedCopy(l.Name, l.Artifact, *l.Pin, l.Tier == audit.TierNative)
+		if err != nil {
+			return Launched{}, err
+		}
+		defer os.RemoveAll(dir)
+		l.Artifact = copyPath
+	}
 	switch l.Tier {
 	case audit.TierWasm:
-		return runModule(ctx, l, body)
+		out, err := runModule(ctx, l, body)
+		// The shim reports the digest of the bytes it read, before
+		// compiling any: with a pin, they must be the pinned bytes too
+		// (the copy was hashed; this holds the shim to it). The plan of
+		// a mismatch is never returned.
+		if sum, ok := out.ArtifactSum(); err == nil && l.Pin != nil && ok && sum != *l.Pin {
+			return Launched{}, changedErr(l.Name)
+		}
+		return out, err
 	case audit.TierNative:
 		return runNative(ctx, l, body)
 	}

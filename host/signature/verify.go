@@ -1,0 +1,173 @@
+package signature
+
+import (
+	"crypto"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sigstore/sigstore-go/pkg/bundle"
+	"github.com/sigstore/sigstore-go/pkg/root"
+	"github.com/sigstore/sigstore-go/pkg/verify"
+	sigsig "github.com/sigstore/sigstore/pkg/signature"
+
+	"github.com/lola-pm/lola/host/config"
+)
+
+// MaxKeyBytes bounds a public or private key file.
+const MaxKeyBytes = 64 << 10
+
+// MaxTrustedRootBytes bounds trusted_root.json.
+const MaxTrustedRootBytes = 4 << 20
+
+// Key is one trusted public key.
+type Key struct {
+	Name string
+	Pub  crypto.PublicKey
+}
+
+// Identity is one trusted keyless signer.
+type Identity = config.TrustedIdentity
+
+// Verifier verifies bundles against one trust policy. Build it with New or
+// FromConfig; it is safe for concurrent use.
+type Verifier struct {
+	keys       []Key
+	identities []verify.CertificateIdentity
+	names      []string
+	trustRoot  *root.TrustedRoot // nil: keyless bundles are refused
+}
+
+// New builds a verifier: keys for key-based bundles, identities checked
+// against trustedRoot (JSON; nil when none is configured) for keyless ones.
+func New(keys []Key, ids []Identity, trustedRoot []byte) (*Verifier, error) {
+	v := &Verifier{keys: keys}
+	for _, id := range ids {
+		ci, err := verify.NewShortCertificateIdentity(id.Issuer, id.IssuerRegexp, id.Subject, id.SubjectRegexp)
+		if err != nil {
+			return nil, fmt.Errorf("trust.identities: %w", err)
+		}
+		v.identities = append(v.identities, ci)
+		v.names = append(v.names, id.String())
+	}
+	if len(ids) > 0 {
+		if trustedRoot == nil {
+			return nil, fmt.Errorf("trust.identities needs $LOLA_HOME/%s (the operator's Sigstore trusted root)", config.TrustedRootFile)
+		}
+		tr, err := root.NewTrustedRootFromJSON(trustedRoot)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", config.TrustedRootFile, err)
+		}
+		v.trustRoot = tr
+	}
+	return v, nil
+}
+
+// FromConfig builds the verifier of config.yaml's trust: section: key
+// files are read relative to home, the trusted root from home.
+func FromConfig(home string, t config.Trust) (*Verifier, error) {
+	var keys []Key
+	for _, k := range t.Keys() {
+		p := k.File
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(home, p)
+		}
+		b, err := readBounded(p, MaxKeyBytes)
+		if err != nil {
+			return nil, fmt.Errorf("trust.keys %s: %w", k.Name, err)
+		}
+		pub, err := ParsePublicKey(b)
+		if err != nil {
+			return nil, fmt.Errorf("trust.keys %s: %w", k.Name, err)
+		}
+		keys = append(keys, Key{Name: k.Name, Pub: pub})
+	}
+	var tr []byte
+	if len(t.Identities()) > 0 {
+		b, err := readBounded(filepath.Join(home, config.TrustedRootFile), MaxTrustedRootBytes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", config.TrustedRootFile, err)
+		}
+		tr = b
+	}
+	return New(keys, t.Identities(), tr)
+}
+
+func readBounded(p string, max int64) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, errors.New("cannot be read")
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, fmt.Errorf("not a regular file of at most %d bytes", max)
+	}
+	return os.ReadFile(p)
+}
+
+// ParsePublicKey decodes a PEM "PUBLIC KEY" (PKIX), as cosign writes
+// cosign.pub.
+func ParsePublicKey(b []byte) (crypto.PublicKey, error) {
+	blk, _ := pem.Decode(b)
+	if blk == nil || blk.Type != "PUBLIC KEY" {
+		return nil, errors.New("not a PEM PUBLIC KEY")
+	}
+	return x509.ParsePKIXPublicKey(blk.Bytes)
+}
+
+// Verify checks bundleJSON for the artifact whose sha256 is digest and
+// names the trusted signer. See the package guarantees.
+func (v *Verifier) Verify(digest [sha256.Size]byte, bundleJSON []byte) (string, error) {
+	var b bundle.Bundle
+	if err := b.UnmarshalJSON(bundleJSON); err != nil {
+		return "", fmt.Errorf("not a Sigstore bundle: %w", err)
+	}
+	vc, err := b.VerificationContent()
+	if err != nil {
+		return "", fmt.Errorf("bundle: %w", err)
+	}
+	art := verify.WithArtifactDigest("sha256", digest[:])
+	if vc.PublicKey() != nil {
+		var last error = errors.New("no trusted key (config.yaml trust.keys)")
+		for _, k := range v.keys {
+			sv, err := sigsig.LoadVerifier(k.Pub, crypto.SHA256)
+			if err != nil {
+				return "", fmt.Errorf("trust.keys %s: %w", k.Name, err)
+			}
+			ek := root.NewExpiringKey(sv, timeZero, timeZero)
+			tm := root.NewTrustedPublicKeyMaterial(func(string) (root.TimeConstrainedVerifier, error) { return ek, nil })
+			ver, err := verify.NewVerifier(tm, verify.WithNoObserverTimestamps())
+			if err != nil {
+				return "", err
+			}
+			if _, err := ver.Verify(&b, verify.NewPolicy(art, verify.WithKey())); err == nil {
+				return "key " + k.Name, nil
+			} else {
+				last = err
+			}
+		}
+		return "", fmt.Errorf("signed by a key lola does not trust, or not for these bytes: %w", last)
+	}
+	if v.trustRoot == nil || len(v.identities) == 0 {
+		return "", errors.New("a keyless bundle, and no trusted identity (config.yaml trust.identities)")
+	}
+	ver, err := verify.NewVerifier(v.trustRoot, verify.WithTransparencyLog(1), verify.WithObserverTimestamps(1))
+	if err != nil {
+		return "", err
+	}
+	opts := make([]verify.PolicyOption, 0, len(v.identities))
+	for _, ci := range v.identities {
+		opts = append(opts, verify.WithCertificateIdentity(ci))
+	}
+	res, err := ver.Verify(&b, verify.NewPolicy(art, opts...))
+	if err != nil {
+		return "", fmt.Errorf("keyless bundle does not verify: %w", err)
+	}
+	if c := res.Signature; c != nil && c.Certificate != nil {
+		return "identity " + c.Certificate.SubjectAlternativeName + " (" + c.Certificate.Issuer + ")", nil
+	}
+	return "identity", nil
+}
