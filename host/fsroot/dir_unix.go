@@ -196,7 +196,30 @@ func (d *Dir) OpenFile(name string) (*os.File, error) {
 	if err != nil {
 		return nil, mapResolveErr(err, d.child(name))
 	}
-	return os.NewFile(uintptr(fd), Rel(d.child(name))), nil
+	return newReadFile(fd, Rel(d.child(name)))
+}
+
+// newReadFile wraps a descriptor opened O_NONBLOCK (so that a FIFO swapped
+// in cannot block the open). A regular file is switched back to blocking
+// before os.NewFile sees it: os.NewFile registers a non-blocking
+// descriptor with the runtime's epoll, and on a FUSE filesystem that
+// epoll_ctl is a POLL request to the filesystem's server — one that never
+// returns when the server is this process (a test filesystem) or a hung
+// one. A regular file gains nothing from the poller. Anything else keeps
+// O_NONBLOCK; callers refuse it by its fstat kind.
+func newReadFile(fd int, name string) (*os.File, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, errnoErr(err)
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFREG {
+		if err := unix.SetNonblock(fd, false); err != nil {
+			unix.Close(fd)
+			return nil, errnoErr(err)
+		}
+	}
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 // Unlink removes the non-directory name from d.

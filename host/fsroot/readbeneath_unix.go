@@ -22,7 +22,7 @@ func (d *Dir) OpenFileBeneath(name string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.NewFile(uintptr(fd), Rel(d.child(name))), nil
+	return newReadFile(fd, Rel(d.child(name)))
 }
 
 // openByWalk is the portable form: open without following, then judge the
