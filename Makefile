@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
-GO_MODULES := schema host sdk-go cmd conformance examples/claude-code examples/opencode examples/copilot-cli examples/copilot-vscode examples/openclaw
+GO_MODULES := schema host sdk-go sdk-go/lolatest cmd conformance examples/claude-code examples/opencode examples/copilot-cli examples/copilot-vscode examples/openclaw
 CROSS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
 FUZZTIME ?= 50000x
 BIN := bin

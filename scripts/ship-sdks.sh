@@ -3,9 +3,11 @@
 # ships the built-ins, so `lola ext new` can scaffold a project anywhere that
 # builds offline against them:
 #   <bin>/sdk/go/{sdk-go,schema,host}          the Go modules' sources (a
-#                                              scaffold's go.mod replaces all three:
-#                                              sdk-go/lolatest, a test helper no guest
-#                                              links, holds plans to host's checks)
+#                                              scaffold's go.mod replaces all three
+#                                              and sdk-go/lolatest, its own module
+#                                              inside sdk-go: a test helper no guest
+#                                              links, holding plans to host's checks,
+#                                              so only it requires host)
 #   <bin>/sdk/rust                             the lola-sdk crate (a path dependency)
 #   <bin>/sdk/assemblyscript/*.tgz             `npm pack` of the AssemblyScript SDK
 # Only files git tracks or would track are shipped (never target/,

@@ -86,7 +86,12 @@ func extShippedSDKAt(dir string) (*extShippedSDK, error) {
 func extSeedGoSum(dir string, d extTemplateData) error {
 	seen := map[string]bool{}
 	var out []byte
-	for _, m := range []string{d.SDKGo, d.Schema, d.Host} {
+	mods := []string{d.SDKGo, d.Schema, d.Host}
+	if d.SDKGo != "" {
+		// lolatest is its own module inside sdk-go (it requires host; sdk-go does not).
+		mods = append(mods, d.SDKGo+"/lolatest")
+	}
+	for _, m := range mods {
 		if m == "" {
 			continue
 		}
