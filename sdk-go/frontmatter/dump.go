@@ -240,8 +240,7 @@ func (e *emitter) plainWrite(s string, n int, split bool) {
 				if text[start] == '\n' {
 					e.lineBreak()
 				}
-				for _, br := range text[start:end] {
-					_ = br
+				for range text[start:end] {
 					e.lineBreak()
 				}
 				e.indent(n)
