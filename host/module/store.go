@@ -225,7 +225,7 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 		err = stageLocal(src, st)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", src.kind, "source", err)
+		return nil, fmt.Errorf("%s source: %w", src.kind, err)
 	}
 	root := tree
 	if o.Content != "" && o.Content != "/" {
