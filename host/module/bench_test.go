@@ -23,7 +23,7 @@ func benchEntries() []entry {
 
 func BenchmarkReadFiles(b *testing.B) {
 	root := b.TempDir()
-	writeTree(&testing.T{}, root, benchEntries())
+	writeTree(b, root, benchEntries())
 	bounds := DefaultBounds()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -35,7 +35,7 @@ func BenchmarkReadFiles(b *testing.B) {
 
 func BenchmarkAddTarGz(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "m.tar.gz")
-	writeTar(&testing.T{}, path, true, benchEntries())
+	writeTar(b, path, true, benchEntries())
 	home := b.TempDir()
 	s, err := OpenStore(home)
 	if err != nil {
@@ -75,7 +75,7 @@ func BenchmarkNamespace(b *testing.B) {
 // openat2 per file).
 func BenchmarkAddFolder(b *testing.B) {
 	root := filepath.Join(b.TempDir(), "m")
-	writeTree(&testing.T{}, root, benchEntries())
+	writeTree(b, root, benchEntries())
 	s, err := OpenStore(b.TempDir())
 	if err != nil {
 		b.Fatal(err)

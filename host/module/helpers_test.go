@@ -32,7 +32,7 @@ func dir(name string) entry        { return entry{name: name, kind: 'd'} }
 // the only reason for a refusal.
 var goodEntries = []entry{file("skills/alpha/SKILL.md", "---\ndescription: Alpha\n---\nbody\n")}
 
-func writeTar(t *testing.T, path string, gz bool, entries []entry) {
+func writeTar(t testing.TB, path string, gz bool, entries []entry) {
 	t.Helper()
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
@@ -125,7 +125,7 @@ func writeZip(t *testing.T, path string, entries []entry) {
 }
 
 // writeTree materializes entries (files and dirs only) under root.
-func writeTree(t *testing.T, root string, entries []entry) {
+func writeTree(t testing.TB, root string, entries []entry) {
 	t.Helper()
 	for _, e := range entries {
 		p := filepath.Join(root, filepath.FromSlash(e.name))

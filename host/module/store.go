@@ -217,20 +217,15 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 		return nil, err
 	}
 	added := &Added{}
-	switch src.kind {
-	case SourceFolder:
-		err = copyFolder(src.loc, st)
-	case SourceZip:
-		err = unpackZip(src.loc, st)
-	case SourceTar:
-		err = unpackTar(src.loc, st)
-	case SourceGit:
+	if src.kind == SourceGit {
 		var rep remote.CloneReport
 		rep, err = s.clone(ctx, src, o, filepath.Join(staging, "clone"), st)
 		added.Clone = &rep
+	} else {
+		err = stageLocal(src, st)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", src.kind, "source", err)
+		return nil, fmt.Errorf("%s source: %w", src.kind, err)
 	}
 	root := tree
 	if o.Content != "" && o.Content != "/" {

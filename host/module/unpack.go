@@ -31,17 +31,7 @@ func Unpack(src Source, dir string, b Bounds, topFile string) (root string, err 
 	if err != nil {
 		return "", err
 	}
-	switch src.kind {
-	case SourceFolder:
-		err = copyFolder(src.loc, st)
-	case SourceZip:
-		err = unpackZip(src.loc, st)
-	case SourceTar:
-		err = unpackTar(src.loc, st)
-	default:
-		return "", fmt.Errorf("%s source: only a folder or an archive can be unpacked here", src.kind)
-	}
-	if err != nil {
+	if err := stageLocal(src, st); err != nil {
 		return "", fmt.Errorf("%s source: %w", src.kind, err)
 	}
 	if src.kind != SourceFolder {
@@ -52,4 +42,18 @@ func Unpack(src Source, dir string, b Bounds, topFile string) (root string, err 
 		}
 	}
 	return filepath.Clean(dir), nil
+}
+
+// stageLocal stages a folder, .zip or tar source through st: the one
+// dispatch Unpack and Store.Add share.
+func stageLocal(src Source, st *stager) error {
+	switch src.kind {
+	case SourceFolder:
+		return copyFolder(src.loc, st)
+	case SourceZip:
+		return unpackZip(src.loc, st)
+	case SourceTar:
+		return unpackTar(src.loc, st)
+	}
+	return errors.New("only a folder or an archive can be unpacked here")
 }

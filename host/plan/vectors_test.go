@@ -148,23 +148,7 @@ func TestInvalidDirectoriesAreRules(t *testing.T) {
 // JSON Schema too, so the SDKs (which validate against the schema) and the
 // host agree on what is valid.
 func TestValidVectorsMatchTheSchema(t *testing.T) {
-	f, err := os.Open("../../schema/plan.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("plan.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("plan.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := compileSchema(t, "plan.schema.json")
 	vs := readVectors(t, "valid/*.json")
 	if len(vs) == 0 {
 		t.Fatal("no valid vectors: the check would be vacuous")
@@ -185,23 +169,7 @@ func TestValidVectorsMatchTheSchema(t *testing.T) {
 // SDKs' fixtures must accept to request.schema.json, so the generated
 // schema and the vectors (inventory included) cannot drift apart.
 func TestRequestVectorsMatchTheSchema(t *testing.T) {
-	f, err := os.Open("../../schema/request.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("request.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("request.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := compileSchema(t, "request.schema.json")
 	plans, err := filepath.Glob(filepath.Join(vectorsDir, "requests", "*.plan.json"))
 	if err != nil || len(plans) == 0 {
 		t.Fatalf("no request vectors with plans: %v", err)
@@ -221,4 +189,27 @@ func TestRequestVectorsMatchTheSchema(t *testing.T) {
 			t.Errorf("%s: does not match request.schema.json: %v", filepath.Base(name), err)
 		}
 	}
+}
+
+// compileSchema compiles one of the generated schemas under ../../schema.
+func compileSchema(t *testing.T, name string) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(filepath.Join("../../schema", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(name, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
 }
