@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,6 +68,9 @@ func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
 				if (f == "go.mod" || f == "Cargo.toml" || f == "package.json") && !strings.Contains(string(body), filepath.ToSlash(sdk)+"/") {
 					t.Errorf("%s does not depend on the shipped SDK %s:\n%s", f, sdk, body)
 				}
+			}
+			if c.lang == "go" {
+				extNewGoScaffoldNeedsNoHost(t, dir)
 			}
 			code, out, errOut = extCLI(t, "ext", "build", "--tier", "both", dir)
 			if code != exitOK {
@@ -135,5 +139,34 @@ func TestExtNewRefusesAnIncompleteShippedSDK(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("%s was created", dir)
+	}
+}
+
+// extNewGoScaffoldNeedsNoHost: the Go scaffold's module graph holds the SDK
+// and its own small dependencies, never the host or the host's (go-git,
+// sigstore, ...): those are in a module cache only on a machine that built
+// lola, so a scaffold needing them would not build or test offline
+// elsewhere. Its own tests then pass with the module proxy off.
+func extNewGoScaffoldNeedsNoHost(t *testing.T, dir string) {
+	t.Helper()
+	list := exec.Command("go", "list", "-deps", "-test", "-f", "{{with .Module}}{{.Path}} {{end}}", "./...")
+	list.Dir = dir
+	mods, err := list.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps -test: %v\n%s", err, mods)
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"github.com/lola-pm/lola/host ", "github.com/lola-pm/lola/sdk-go/lolatest ", "github.com/go-git/", "github.com/sigstore/"} {
+		if strings.Contains(string(mods), m) || strings.Contains(string(sum), m) {
+			t.Errorf("the scaffold's build or go.sum needs %s:\n%s\n%s", strings.TrimSpace(m), mods, sum)
+		}
+	}
+	test := exec.Command("go", "test", "./...")
+	test.Dir = dir
+	if out, err := test.CombinedOutput(); err != nil {
+		t.Fatalf("go test in the scaffold, proxy off: %v\n%s", err, out)
 	}
 }
