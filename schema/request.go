@@ -17,6 +17,24 @@ type Request struct {
 	// as managed, and nothing else. A named file that does not exist is
 	// absent from the list.
 	Current []File `json:"current,omitempty" jsonschema_description:"The current content of exactly the files the manifest names as managed, read beneath the root; a missing file is absent."`
+	// Created lists the managed files of Current that lola itself created
+	// under this root (no file was there before an install of lola's wrote
+	// it). Only such a file may be deleted when lola's part of it is gone:
+	// a managed file the user had before, however empty lola leaves it, is
+	// the user's and is written back instead. Hosts that predate the field
+	// send none, so a target deletes nothing.
+	Created []string `json:"created,omitempty" jsonschema_description:"The managed files in current that lola created under this root; only these may be deleted when lola's part of them is gone."`
+}
+
+// LolaCreated reports whether lola created the managed file at path under
+// this root (see Created).
+func (r *Request) LolaCreated(path string) bool {
+	for _, c := range r.Created {
+		if c == path {
+			return true
+		}
+	}
+	return false
 }
 
 // Operation is what the host asks the extension to plan for.

@@ -48,6 +48,11 @@ type job struct {
 	managedLinks []Symlink
 	// applied is the plan the pipeline applied (narrowed, for uninstall).
 	applied *plan.Plan
+	// present is the managed files that existed when the request was
+	// built; managedAdded and managedGone those the committed plan created
+	// and those absent after it (managedrecord.go).
+	present                   map[string]bool
+	managedAdded, managedGone []string
 }
 
 // Install installs o.Module for o.Assistant (see the package doc). The
@@ -174,6 +179,11 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 	}
 	j.owned = ownedFiles(reg, string(j.scope), j.project)
 	j.guard = &guard{root: j.root, owned: j.owned, managed: j.managed, home: lolaHomeWithin(j.root, o.Home), force: o.Force && op == schema.OperationInstall}
+	var brought []string
+	if op == schema.OperationInstall {
+		brought = j.mod.Layout().MCPs
+	}
+	j.guard.parts = partsFor(reg, cat, o.Assistant, j.managed, string(j.scope), j.project, brought)
 
 	m, err := j.mod.Schema(module.DefaultBounds())
 	if err != nil {
@@ -197,9 +207,11 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		}
 		return j, nil
 	}
-	if j.req.Current, err = j.ext.CurrentFiles(j.root); err != nil {
+	current, err := j.ext.CurrentFiles(j.root)
+	if err != nil {
 		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 	}
+	j.setCurrent(current)
 	return j, nil
 }
 
@@ -234,10 +246,12 @@ func (j *job) managedLinkConsent(log *audit.Log) error {
 	}
 	j.replaced = append(j.replaced, replaced...)
 	j.rep.Replaced = append(j.rep.Replaced, j.managedLinks...)
-	if j.req.Current, err = j.ext.CurrentFiles(j.root); err != nil {
+	current, err := j.ext.CurrentFiles(j.root)
+	if err != nil {
 		j.undoReplaced(log)
 		return fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 	}
+	j.setCurrent(current)
 	return nil
 }
 
@@ -295,7 +309,7 @@ func (j *job) install(ctx context.Context) (Report, error) {
 			j.undoReplaced(log)
 			return j.rep, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 		}
-		j.req.Current = current
+		j.setCurrent(current)
 	}
 	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
 		j.undoReplaced(log)
@@ -320,7 +334,7 @@ func (j *job) install(ctx context.Context) (Report, error) {
 				rec.ReplacedSymlinks = append(append([]ReplacedLink(nil), old.ReplacedSymlinks...), rec.ReplacedSymlinks...)
 			}
 		}
-		reg.Put(rec)
+		settleCreated(reg, rec.Scope, rec.ProjectPath, j.managedGone, j.managedAdded, func() { reg.Put(rec) })
 		return nil
 	})
 	if err != nil {
@@ -352,6 +366,7 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 	j.owned = owned{}
 	j.owned.addRecord(*rec)
 	j.guard.owned = j.owned
+	j.guard.parts = ownedBy(*rec, j.managed, j.guard.parts.created)
 	if rec.Files == nil && !(j.o.DryRun && j.ext.Tier().Native()) {
 		// Recorded by today's Lola (or a lola before ownership records):
 		// what the target's install would write now is taken as lola's,
@@ -383,7 +398,11 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 			j.o.warn(fmt.Sprintf("%s was a symbolic link to %s before lola replaced it; it still holds files, so it was not restored", l.Path, l.Target))
 		}
 	}
-	if err := UpdateRegistry(j.o.Home, func(reg *Registry) error { reg.Remove(*rec); return nil }); err != nil {
+	err = UpdateRegistry(j.o.Home, func(reg *Registry) error {
+		settleCreated(reg, rec.Scope, rec.ProjectPath, j.managedGone, nil, func() { reg.Remove(*rec) })
+		return nil
+	})
+	if err != nil {
 		return j.rep, fmt.Errorf("uninstalled, but %w", err)
 	}
 	return j.rep, nil
@@ -620,6 +639,9 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	j.applied = p
 	if res.Outcome == pipeline.OutcomeCommitted || res.Outcome == pipeline.OutcomeDryRun {
 		j.written = writtenFiles(res.Changes, p, j.managed)
+	}
+	if res.Outcome == pipeline.OutcomeCommitted {
+		j.settleManaged(res.Changes)
 	}
 	if res.Outcome != pipeline.OutcomeCommitted {
 		j.undoReplaced(log)

@@ -63,6 +63,12 @@ type Record struct {
 	// the key and drops it when it rewrites the file; a record without it
 	// owns nothing.
 	Files map[string]string `yaml:"files,omitempty"`
+	// ManagedCreated (lola's own addition) lists the root-relative managed
+	// files (CLAUDE.md, .mcp.json, ...) that lola created under this root
+	// and that still exist: only such a file may be deleted once lola's
+	// part of it is gone. The list is kept on one record of the root and
+	// handed on to another when that record goes (managedrecord.go).
+	ManagedCreated []string `yaml:"managed_created,omitempty"`
 	// ReplacedSymlinks (lola's own addition) lists the symbolic links the
 	// user let the install replace (--replace-symlinks), so uninstall can
 	// put them back.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lola-pm/lola/host/apply"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
@@ -23,8 +25,8 @@ import (
 // the sha256 of the content written). A file is owned when some record of
 // the same scope and project lists it with the hash the file has now; a
 // file the user edited since is therefore no longer lola's. The target's
-// managed files (CLAUDE.md, GEMINI.md, ...) are shared by design: the
-// target rewrites only its own block in them, so they are not judged here.
+// managed files (CLAUDE.md, GEMINI.md, .mcp.json, ...) are shared by
+// design and judged by parts instead (managedparts.go).
 //
 // Non-guarantees: the check reads the tree after the plan was prepared and
 // before it is committed; a process changing a file in between is not
@@ -74,6 +76,8 @@ type guard struct {
 	root    string
 	owned   owned
 	managed map[string]bool
+	// parts judges what a plan does to the managed files (managedparts.go).
+	parts managedParts
 	// home is $LOLA_HOME relative to root in slash form, "" when it does
 	// not lie beneath the root: a target never writes or deletes there.
 	home  string
@@ -150,13 +154,25 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 				continue // writes what is there: changes nothing
 			}
 			if g.managed[c.Path] {
+				if err := g.checkManaged(r, c, p, &set); err != nil {
+					return err
+				}
 				continue
 			}
 			if !g.owned.has(c.Path, sum) {
 				unowned = append(unowned, c.Path)
 			}
+		case apply.ChangeAdded:
+			if g.managed[c.Path] && c.Op == schema.OpWrite {
+				if err := g.checkManaged(r, c, p, &set); err != nil {
+					return err
+				}
+			}
 		case apply.ChangeRemoved:
 			if g.managed[c.Path] {
+				if err := g.checkManaged(r, c, p, &set); err != nil {
+					return err
+				}
 				continue
 			}
 			if unowned, err = g.unownedUnder(r, c.Path, g.before); err != nil {
@@ -177,6 +193,61 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 	}
 	sort.Strings(g.forced)
 	return set.Err()
+}
+
+// checkManaged adds the conflict.unowned rejection of a change to a
+// managed file that touches the user's part of it (managedparts.go).
+func (g *guard) checkManaged(r *os.Root, c apply.Change, p *plan.Plan, set *rejection.Set) error {
+	ref := rejection.IntentRef{Index: c.Intent, Op: c.Op}
+	before, existed, err := fileBytes(r, c.Path)
+	if err != nil {
+		return err
+	}
+	var why string
+	switch {
+	case c.Kind == apply.ChangeRemoved && isJSON(c.Path):
+		why = g.parts.jsonDelete(c.Path, before)
+	case c.Kind == apply.ChangeRemoved:
+		why = g.parts.textDelete(c.Path)
+	case isJSON(c.Path):
+		after, err := p.Body(c.Intent)
+		if err != nil {
+			return err
+		}
+		why = g.parts.jsonRewrite(c.Path, before, existed, after)
+	}
+	if why != "" {
+		set.Add(rejection.New(schema.RuleConflictUnowned, why, ref))
+	}
+	return nil
+}
+
+// fileBytes reads the regular file rel under r, bounded as a managed file
+// handed to a target is; existed is false when there is none.
+func fileBytes(r *os.Root, rel string) (b []byte, existed bool, err error) {
+	fi, err := r.Lstat(filepath.FromSlash(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, true, nil
+	}
+	if fi.Size() > extension.MaxCurrentFileBytes {
+		return nil, true, fmt.Errorf("managed file %s is larger than %d bytes", rel, extension.MaxCurrentFileBytes)
+	}
+	f, err := r.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	b, err = io.ReadAll(io.LimitReader(f, extension.MaxCurrentFileBytes+1))
+	if err == nil && len(b) > extension.MaxCurrentFileBytes {
+		err = fmt.Errorf("managed file %s is larger than %d bytes", rel, extension.MaxCurrentFileBytes)
+	}
+	return b, true, err
 }
 
 // unownedUnder lists the files at or beneath rel that are not owned: the
