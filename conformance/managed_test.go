@@ -30,7 +30,9 @@ const hostileModule = `{"name": "m", "files": [
   "mcpServers": [{"name": "s", "config": {"command": "x", "args": ["é"]}}]}}`
 
 // runRequest writes a request built from parts and runs exe on it.
-func runRequest(t *testing.T, exe, op, assistant string, current map[string]string) (plan map[string]string, deleted []string, stderr string, status int) {
+// runRequest runs one request through a native target; created names the
+// managed files lola created (schema.Request.Created).
+func runRequest(t *testing.T, exe, op, assistant string, current map[string]string, created ...string) (plan map[string]string, deleted []string, stderr string, status int) {
 	t.Helper()
 	var cur []map[string]string
 	for p, c := range current {
@@ -40,6 +42,9 @@ func runRequest(t *testing.T, exe, op, assistant string, current map[string]stri
 		"modules": []json.RawMessage{json.RawMessage(hostileModule)}}
 	if cur != nil {
 		req["current"] = cur
+	}
+	if created != nil {
+		req["created"] = created
 	}
 	b, err := json.Marshal(req)
 	if err != nil {
@@ -126,9 +131,15 @@ func TestGeminiMDLolaCreatedGoesAgain(t *testing.T) {
 		t.Fatalf("GEMINI.md %q, want %q", plan["GEMINI.md"], want)
 	}
 	cur := map[string]string{"GEMINI.md": plan["GEMINI.md"], ".gemini/settings.json": plan[".gemini/settings.json"]}
-	plan, deleted, stderr, status := runRequest(t, ex.native, "uninstall", "gemini-cli", cur)
-	if status != 0 || len(plan) != 0 || strings.Join(deleted, " ") != ".gemini/settings.json GEMINI.md" {
-		t.Fatalf("uninstall: status %d %s, writes %v, deletes %v", status, stderr, plan, deleted)
+	gone, deleted, stderr, status := runRequest(t, ex.native, "uninstall", "gemini-cli", cur, "GEMINI.md", ".gemini/settings.json")
+	if status != 0 || len(gone) != 0 || strings.Join(deleted, " ") != ".gemini/settings.json GEMINI.md" {
+		t.Fatalf("uninstall: status %d %s, writes %v, deletes %v", status, stderr, gone, deleted)
+	}
+	// The same files, had the user made them (nothing says lola created
+	// them), are written back emptied instead: never deleted.
+	kept, deleted, stderr, status := runRequest(t, ex.native, "uninstall", "gemini-cli", cur)
+	if _, ok := kept["GEMINI.md"]; status != 0 || len(deleted) != 0 || !ok {
+		t.Fatalf("uninstall of the user's files: status %d %s, writes %v, deletes %v", status, stderr, kept, deleted)
 	}
 }
 
@@ -143,9 +154,10 @@ func findExample(t *testing.T, dir string) project {
 	return project{}
 }
 
-// TestManagedConfigOnlySchemaLeftGoes: a config holding nothing but its
-// $schema after lola's servers go is deleted, as upstream deletes it.
-func TestManagedConfigOnlySchemaLeftGoes(t *testing.T) {
+// TestManagedConfigOnlySchemaLeft: a config holding nothing but its
+// $schema after lola's servers go is deleted when lola created it (as
+// upstream deletes it), and written back as the user had it otherwise.
+func TestManagedConfigOnlySchemaLeft(t *testing.T) {
 	for _, c := range managedCases {
 		t.Run(c.assistant, func(t *testing.T) {
 			ex := build(t, findExample(t, c.dir))
@@ -154,10 +166,15 @@ func TestManagedConfigOnlySchemaLeftGoes(t *testing.T) {
 			if status != 0 {
 				t.Fatalf("install: %d %s", status, stderr)
 			}
-			written, deleted, stderr, status := runRequest(t, ex.native, "uninstall", c.assistant, map[string]string{c.config: plan[c.config]})
+			cur := map[string]string{c.config: plan[c.config]}
+			written, deleted, stderr, status := runRequest(t, ex.native, "uninstall", c.assistant, cur, c.config)
 			_, rewritten := written[c.config]
 			if status != 0 || rewritten || !strings.Contains(" "+strings.Join(deleted, " ")+" ", " "+c.config+" ") {
-				t.Fatalf("uninstall: status %d %s, wrote %v, deleted %v", status, stderr, written, deleted)
+				t.Fatalf("uninstall, lola created it: status %d %s, wrote %v, deleted %v", status, stderr, written, deleted)
+			}
+			written, deleted, stderr, status = runRequest(t, ex.native, "uninstall", c.assistant, cur)
+			if status != 0 || written[c.config] != user || strings.Contains(" "+strings.Join(deleted, " ")+" ", " "+c.config+" ") {
+				t.Fatalf("uninstall, the user's file: status %d %s, wrote %v, deleted %v", status, stderr, written, deleted)
 			}
 		})
 	}

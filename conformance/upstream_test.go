@@ -80,11 +80,14 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 				for k, v := range steps[0].Files {
 					tree[k] = v
 				}
+				// created: the managed files a replayed step created, as
+				// installed.yml's managed_created tracks them.
+				created := map[string]bool{}
 				for i, st := range steps[1:] {
 					op, name, _ := strings.Cut(st.Step, " ")
 					label := fmt.Sprintf("%s-%d-%s-%s", scope, i+1, op, name)
 					req := filepath.Join(dir, label+".request.json")
-					want := upstreamRequest(t, root, assistant, scope, op, name, managed, tree)
+					want := upstreamRequest(t, root, assistant, scope, op, name, managed, tree, created)
 					if bless {
 						if err := os.WriteFile(req, want, 0o644); err != nil {
 							t.Fatal(err)
@@ -98,7 +101,15 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 					if status != 0 {
 						t.Fatalf("%s: status %d: %s", label, status, stderr)
 					}
+					had := map[string]bool{}
+					for _, p := range managed {
+						_, had[p] = tree[p]
+					}
 					applyPlan(t, tree, plan)
+					for _, p := range managed {
+						_, has := tree[p]
+						created[p] = has && (created[p] || !had[p])
+					}
 					ours, copies := splitCopies(tree)
 					if g, w := mustJSON(t, ours), mustJSON(t, st.Files); !bytes.Equal(g, w) {
 						t.Fatalf("%s: tree differs from upstream's\n got: %s\nwant: %s", label, g, w)
@@ -117,8 +128,8 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 
 // upstreamRequest is the request the host sends for one step: the fixture
 // module as the store hands it over, and the current content of the
-// target's managed files.
-func upstreamRequest(t *testing.T, root, assistant string, scope schema.Scope, op, name string, managed []string, tree map[string]treeFile) []byte {
+// target's managed files, naming those lola created.
+func upstreamRequest(t *testing.T, root, assistant string, scope schema.Scope, op, name string, managed []string, tree map[string]treeFile, created map[string]bool) []byte {
 	t.Helper()
 	var m schema.Module
 	b, err := os.ReadFile(filepath.Join(root, "examples/testdata/modules", name+".module.json"))
@@ -132,6 +143,9 @@ func upstreamRequest(t *testing.T, root, assistant string, scope schema.Scope, o
 	for _, p := range managed {
 		if f, ok := tree[p]; ok {
 			req.Current = append(req.Current, schema.File{Path: p, Content: f.Content})
+			if created[p] {
+				req.Created = append(req.Created, p)
+			}
 		}
 	}
 	out, err := json.MarshalIndent(req, "", " ")

@@ -134,6 +134,17 @@ export class Request {
   // The current content of the files the manifest names as managed.
   @optional
   current: File[] = [];
+  // The managed files of current that lola created under this root: only
+  // such a file may be deleted once lola's part of it is gone; a managed
+  // file the user had is written back, however empty.
+  @optional
+  created: string[] = [];
+
+  // lolaCreated reports whether lola created the managed file at path.
+  lolaCreated(path: string): bool {
+    for (let i = 0; i < this.created.length; i++) if (this.created[i] == path) return true;
+    return false;
+  }
 }
 
 // quote renders s as a JSON string with the minimal escaping every SDK

@@ -24,6 +24,16 @@ function trimEndNewlines(s: string): string {
   return s.substring(0, e);
 }
 
+// rejoin joins the text before a removed block (its trailing newlines
+// trimmed) to the text after it. With nothing before it, the newline that
+// ended the block goes too: a block added to an empty file leaves it empty
+// again, not holding a newline the user never wrote.
+function rejoin(head: string, tail: string): string {
+  const h = trimEndNewlines(head);
+  if (h == "" && tail.startsWith("\n")) return tail.substring(1);
+  return h + tail;
+}
+
 // splice replaces the block's inside with inner, or appends the block after
 // the file's text (trailing whitespace trimmed, a blank line between).
 export function splice(content: string, start: string, end: string, inner: string): string {
@@ -37,7 +47,7 @@ export function splice(content: string, start: string, end: string, inner: strin
 export function removeBlock(content: string, start: string, end: string): string {
   const b = findBlock(content, start, end);
   if (b[0] < 0) return content;
-  return trimEndNewlines(content.substring(0, b[0])) + content.substring(b[1]);
+  return rejoin(content.substring(0, b[0]), content.substring(b[1]));
 }
 
 // lead is the user's text before a new section: trailing whitespace trimmed
@@ -120,7 +130,7 @@ export function instructionsRemove(content: string, module: string): string {
   const names: string[] = [];
   const blocks: string[] = [];
   moduleBlocks(inside, names, blocks);
-  if (names.length == 0) return trimEndNewlines(content.substring(0, b[0])) + content.substring(b[1]);
+  if (names.length == 0) return rejoin(content.substring(0, b[0]), content.substring(b[1]));
   return content.substring(0, b[0]) + INSTRUCTIONS_START + inside + INSTRUCTIONS_END + content.substring(b[1]);
 }
 
@@ -161,7 +171,7 @@ export function skillsRemove(content: string, header: string, module: string): s
   if (!inside.includes("\n### ") && !inside.startsWith("### ")) {
     let head = b[0];
     if (content.substring(0, head).endsWith(header)) head -= header.length;
-    return trimEndNewlines(content.substring(0, head)) + content.substring(b[1]);
+    return rejoin(content.substring(0, head), content.substring(b[1]));
   }
   return content.substring(0, b[0]) + SKILLS_START + inside + SKILLS_END + content.substring(b[1]);
 }

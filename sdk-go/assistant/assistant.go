@@ -18,7 +18,9 @@
 //     sdk-go/managed (the user's text outside lola's section kept byte for
 //     byte), MCP configs through sdk-go/jsonconfig (the user's members and
 //     formatting kept; an uninstall gives back the file as it was before
-//     the install, or deletes it when lola created it).
+//     the install). A shared file is deleted only when lola created it
+//     (schema.Request.Created) and nothing but lola's part was in it; a
+//     file the user had is written back, however empty.
 //   - An uninstall deletes exactly what the same module's install writes.
 //
 // Non-guarantees: the target is stateless: an uninstall plans from the
@@ -147,10 +149,13 @@ func (t *Target) Plan(req *lola.Request, p *lola.Plan) error {
 type shared struct {
 	path, doc, before string
 	exists            bool
+	// created is whether lola created the file (schema.Request.Created):
+	// only then may it be deleted once lola's part of it is gone.
+	created bool
 }
 
 func (t *Target) openShared(req *lola.Request, file string) (shared, error) {
-	s := shared{path: file}
+	s := shared{path: file, created: req.LolaCreated(file)}
 	if file == "" {
 		return s, nil
 	}
@@ -171,8 +176,8 @@ func (s shared) finishManaged(p *lola.Plan) error {
 	switch {
 	case s.path == "" || s.doc == s.before:
 		return nil
-	case s.doc == "" && s.exists:
-		// Only lola's section was there: the file was lola's.
+	case s.doc == "" && s.exists && s.created:
+		// Only lola's section was there, in a file lola created.
 		return p.Delete(s.path)
 	default:
 		return p.Write(s.path, s.doc)
@@ -214,7 +219,7 @@ func (t *Target) finishMCP(p *lola.Plan, s shared, changes []jsonconfig.Change) 
 		return t.errorf("%s: %w", s.path, err)
 	}
 	switch {
-	case del && s.exists:
+	case del && s.exists && s.created:
 		return p.Delete(s.path)
 	case out == s.before || (!s.exists && out == ""):
 		return nil

@@ -19,10 +19,13 @@ type Change struct {
 // from seed (an object, e.g. {"$schema": ...}), laid out as json.dumps
 // with indent 2 lays it out.
 //
-// It returns the new document and whether the file should be deleted: a
-// removal that leaves the container empty takes the container away, and
-// when the top-level object then has no member but "$schema" the document
-// is Lola's alone (today's Lola deletes the file then too). A document
+// It returns the new document and whether it is emptied: a removal that
+// leaves the container empty takes the container away, and when some
+// member was removed and the top-level object then has no member but
+// "$schema", the document holds nothing of anyone's (today's Lola deletes
+// the file then). Whether to delete an emptied file is the caller's
+// choice: the host lets a target delete only a managed file lola created
+// (schema.Request.Created); a file the user had is written back emptied. A document
 // that is not a strict JSON object, or whose container is not an object,
 // or that names the container or an edited member twice, is refused: it is
 // the user's, and guessing would rewrite it.
@@ -39,19 +42,33 @@ func Apply(doc string, exists bool, seed Value, container string, changes []Chan
 	} else if !json.Valid([]byte(doc)) {
 		return "", false, ErrNotJSON
 	}
+	removed := false
 	for _, c := range changes {
 		if c.Value == nil {
-			if doc, del, err = remove(doc, container, c.Name); err != nil {
+			var gone bool
+			if doc, gone, err = remove(doc, container, c.Name); err != nil {
 				return "", false, err
 			}
+			removed = removed || gone
 			continue
 		}
 		if doc, err = set(doc, container, c.Name, *c.Value); err != nil {
 			return "", false, err
 		}
-		del = false
 	}
-	return doc, del, nil
+	if !removed {
+		return doc, false, nil
+	}
+	_, ms, _, err := top(doc)
+	if err != nil {
+		return "", false, err
+	}
+	for _, m := range ms {
+		if m.key != "$schema" {
+			return doc, false, nil
+		}
+	}
+	return doc, true, nil
 }
 
 // span is one member of an object: where its key starts and where its
@@ -271,7 +288,9 @@ func set(doc, container, name string, v Value) (string, error) {
 	return doc[:m.valStart] + Render(v, ind, step) + doc[m.valEnd:], nil
 }
 
-func remove(doc, container, name string) (string, bool, error) {
+// remove takes the member name out of the container; removed is whether
+// it was there.
+func remove(doc, container, name string) (out string, removed bool, err error) {
 	_, ms, _, err := top(doc)
 	if err != nil {
 		return "", false, err
@@ -290,15 +309,8 @@ func remove(doc, container, name string) (string, bool, error) {
 		return doc, false, err
 	}
 	if len(inner) > 1 {
-		return cut(doc, inner, at), false, nil
+		return cut(doc, inner, at), true, nil
 	}
 	// The container held only this member: take the container away too.
-	doc = cut(doc, ms, c)
-	_, ms, _, _ = top(doc)
-	for _, m := range ms {
-		if m.key != "$schema" {
-			return doc, false, nil
-		}
-	}
-	return doc, true, nil
+	return cut(doc, ms, c), true, nil
 }

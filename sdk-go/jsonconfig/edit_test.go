@@ -127,3 +127,27 @@ func TestRenderIsPythonJSON(t *testing.T) {
 		t.Fatalf("\n got %q\nwant %q", got, want)
 	}
 }
+
+// Emptied is judged on the final document: removing a member that is not
+// there after the last one went keeps it emptied, a set after a removal
+// does not, and removals that find nothing empty nothing.
+func TestApplyEmptiedIsTheFinalDocuments(t *testing.T) {
+	doc := "{\n  \"$schema\": \"s\",\n  \"mcpServers\": {\n    \"a\": {}\n  }\n}\n"
+	cases := []struct {
+		name    string
+		changes []Change
+		emptied bool
+	}{
+		{"last member removed, then an absent one", []Change{{"a", nil}, {"zz", nil}}, true},
+		{"removed, then set again", []Change{{"a", nil}, {"b", val(t, `{}`)}}, false},
+		{"only absent members removed", []Change{{"zz", nil}}, false},
+	}
+	for _, c := range cases {
+		if _, emptied, err := Apply(doc, true, NewObject(), "mcpServers", c.changes); err != nil || emptied != c.emptied {
+			t.Errorf("%s: emptied %v err %v, want %v", c.name, emptied, err, c.emptied)
+		}
+	}
+	if _, emptied, _ := Apply(`{"$schema":"s"}`, true, NewObject(), "mcpServers", []Change{{"a", nil}}); emptied {
+		t.Error("a file holding only $schema from the start is reported emptied by a removal that found nothing")
+	}
+}

@@ -8,8 +8,11 @@
 //! wrote is reproduced byte for byte. A server already present with the same
 //! value is left untouched. Removal takes out exactly the named servers; an
 //! `mcpServers` object that removal empties goes too, and a file left with
-//! no member but `$schema` is reported as gone (`None`, as upstream deletes
-//! it), so install then uninstall gives the user's file back.
+//! no member but `$schema` is reported as emptied (upstream deletes it), so
+//! install then uninstall gives the user's file back. Whether an emptied
+//! file is deleted is the caller's choice: the host lets a target delete
+//! only a managed file lola created (`Request::lola_created`); a file the
+//! user had is written back, however empty.
 //!
 //! Refusals: a current file that is not a JSON object, or whose
 //! `mcpServers` is not an object, is refused (`managed.invalid`) instead of
@@ -196,9 +199,18 @@ pub fn merge(current: Option<&str>, servers: &[Member]) -> Result<String, Error>
     Ok(text)
 }
 
+/// What is left of a config file after a removal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removed {
+    /// The file's new text.
+    pub text: String,
+    /// A server was removed and nothing but `$schema` is left: deletable
+    /// when lola created the file.
+    pub emptied: bool,
+}
+
 /// Removes the servers named `names` from the config file `current`.
-/// Returns None when nothing of the file is left (the caller deletes it).
-pub fn remove(current: &str, names: &[String]) -> Result<Option<String>, Error> {
+pub fn remove(current: &str, names: &[String]) -> Result<Removed, Error> {
     let mut text = current.to_string();
     let mut removed = false;
     for name in names {
@@ -219,7 +231,7 @@ pub fn remove(current: &str, names: &[String]) -> Result<Option<String>, Error> 
         }
     }
     if !removed {
-        return Ok(Some(text));
+        return Ok(Removed { text, emptied: false });
     }
     let doc = parse_current(&text)?;
     if let Some(pos) = match &doc.value {
@@ -230,10 +242,10 @@ pub fn remove(current: &str, names: &[String]) -> Result<Option<String>, Error> 
     } {
         text = remove_member(&text, &doc, pos);
         if only_schema(&parse_current(&text)?) {
-            return Ok(None);
+            return Ok(Removed { text, emptied: true });
         }
     }
-    Ok(Some(text))
+    Ok(Removed { text, emptied: false })
 }
 
 #[cfg(test)]
@@ -250,7 +262,7 @@ mod tests {
     fn a_new_file_is_laid_out_as_upstream_writes_it() {
         let got = merge(None, &servers(MOD)).unwrap();
         assert_eq!(got, "{\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"x\",\n      \"args\": [\n        \"-y\"\n      ]\n    },\n    \"r\": {\n      \"type\": \"http\",\n      \"url\": \"https://h/\\u00e9\"\n    }\n  }\n}\n");
-        assert_eq!(remove(&got, &["a".into(), "r".into()]).unwrap(), None);
+        assert_eq!(remove(&got, &["a".into(), "r".into()]).unwrap(), Removed { text: "{}\n".into(), emptied: true });
     }
 
     #[test]
@@ -259,7 +271,7 @@ mod tests {
         let merged = merge(Some(user), &servers(MOD)).unwrap();
         assert!(merged.starts_with("{ \"theme\":\"dark\" ,\n\t\"mcpServers\" : {\"mine\" : {\"command\":\"m\", \"args\":[ ] }, \"a\": "), "{}", merged);
         assert!(merged.ends_with("},\n  \"z\": [1,2.50e3]   }\n"), "{}", merged);
-        let back = remove(&merged, &["a".into(), "r".into()]).unwrap().unwrap();
+        let back = remove(&merged, &["a".into(), "r".into()]).unwrap().text;
         assert_eq!(back, user);
     }
 
@@ -268,7 +280,7 @@ mod tests {
         let user = "{\n    \"theme\": \"dark\"\n}";
         let merged = merge(Some(user), &servers(MOD)).unwrap();
         assert!(merged.starts_with("{\n    \"theme\": \"dark\",\n    \"mcpServers\": {\n      \"a\": {\n"), "{}", merged);
-        assert_eq!(remove(&merged, &["a".into(), "r".into()]).unwrap().unwrap(), user);
+        assert_eq!(remove(&merged, &["a".into(), "r".into()]).unwrap().text, user);
     }
 
     #[test]
@@ -297,13 +309,15 @@ mod tests {
     fn a_file_left_with_only_its_schema_is_gone() {
         let user = "{\"$schema\": \"https://x/s.json\"}";
         let merged = merge(Some(user), &servers(MOD)).unwrap();
-        assert_eq!(remove(&merged, &["a".into(), "r".into()]).unwrap(), None);
+        assert_eq!(remove(&merged, &["a".into(), "r".into()]).unwrap(), Removed { text: user.into(), emptied: true });
     }
 
     #[test]
     fn removal_takes_only_the_named_servers() {
         let user = "{\"mcpServers\": {\"a\": {\"mine\": true}, \"b\": 1}}";
-        assert_eq!(remove(user, &["b".into()]).unwrap().unwrap(), "{\"mcpServers\": {\"a\": {\"mine\": true}}}");
-        assert_eq!(remove(user, &["zz".into()]).unwrap().unwrap(), user);
+        assert_eq!(remove(user, &["b".into()]).unwrap().text, "{\"mcpServers\": {\"a\": {\"mine\": true}}}");
+        assert_eq!(remove(user, &["zz".into()]).unwrap(), Removed { text: user.into(), emptied: false });
+        let schema_only = "{\"$schema\": \"s\"}";
+        assert!(!remove(schema_only, &["a".into()]).unwrap().emptied, "nothing removed, nothing emptied");
     }
 }

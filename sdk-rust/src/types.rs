@@ -26,6 +26,19 @@ pub struct Request {
     /// managed (e.g. GEMINI.md), for rewriting a managed block.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub current: Vec<File>,
+    /// The managed files of `current` that lola created under this root.
+    /// Only such a file may be deleted once lola's part of it is gone; a
+    /// managed file the user had is written back, however empty. A host
+    /// that predates the field sends none, so nothing is deleted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
+}
+
+impl Request {
+    /// Whether lola created the managed file at `path` (see `created`).
+    pub fn lola_created(&self, path: &str) -> bool {
+        self.created.iter().any(|c| c == path)
+    }
 }
 
 /// One module of the request, with its files.

@@ -99,6 +99,7 @@ pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
         .map(inventory::text)
         .transpose()?;
     let mut mcp_text = current.clone();
+    let mut emptied = false;
     for m in &req.modules {
         let inv = inventory::of(m)?;
         install_module(m, &inv, plan, uninstall)?;
@@ -109,16 +110,22 @@ pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
             match &mcp_text {
                 Some(t) => {
                     let names: Vec<String> = inv.mcp_servers.iter().map(|s| s.key.clone()).collect();
-                    mcp::remove(t, &names)?
+                    let left = mcp::remove(t, &names)?;
+                    // A later module whose servers are already gone
+                    // leaves an emptied file emptied.
+                    emptied = left.emptied || (emptied && left.text == *t);
+                    Some(left.text)
                 }
                 None => None,
             }
         } else {
+            emptied = false;
             Some(mcp::merge(mcp_text.as_deref(), &inv.mcp_servers)?)
         };
     }
     match (&current, &mcp_text) {
-        (Some(_), None) => {
+        // Only a file lola created goes: the user's, however empty, stays.
+        (Some(_), Some(_)) if emptied && req.lola_created(MCP_FILE) => {
             plan.delete(MCP_FILE)?;
         }
         (before, Some(after)) if before.as_ref() != Some(after) => {
@@ -182,8 +189,21 @@ mod tests {
     fn a_file_lola_created_goes_on_uninstall() {
         let plan = run(request("install", None)).unwrap();
         let ours = written(&plan, MCP_FILE).unwrap();
-        let plan = run(request("uninstall", Some(&ours))).unwrap();
+        let mut req = request("uninstall", Some(&ours));
+        req["created"] = json!([MCP_FILE]);
+        let plan = run(req).unwrap();
         assert_eq!(plan["intents"], json!([{"op": "delete", "path": MCP_FILE}]));
+    }
+
+    #[test]
+    fn a_users_file_left_empty_is_written_back_not_deleted() {
+        let user = "{\"$schema\": \"https://x/s.json\"}\n";
+        let plan = run(request("install", Some(user))).unwrap();
+        let merged = written(&plan, MCP_FILE).unwrap();
+        let plan = run(request("uninstall", Some(&merged))).unwrap();
+        assert_eq!(written(&plan, MCP_FILE).unwrap(), user);
+        let plan = run(request("uninstall", Some(&written(&run(request("install", None)).unwrap(), MCP_FILE).unwrap()))).unwrap();
+        assert!(plan["intents"].as_array().unwrap().iter().all(|i| i["op"] != "delete"), "{}", plan);
     }
 
     #[test]

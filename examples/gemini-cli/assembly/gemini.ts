@@ -90,6 +90,7 @@ function handle(req: Request, plan: PlanBuilder): void {
   const setBefore = currentOf(req, SETTINGS);
   let md = mdBefore != null ? mdBefore! : "";
   let settings: string | null = setBefore;
+  let emptied = false;
   for (let i = 0; i < req.modules.length; i++) {
     const m = req.modules[i];
     const found = inventoryOf(m);
@@ -126,12 +127,16 @@ function handle(req: Request, plan: PlanBuilder): void {
         if (settings != null) {
           const left = remove(settings!, inv.servers.keys);
           if (left == null) { plan.fail(mcpError); return; }
-          settings = gone ? null : left;
+          // A later module whose servers are already gone leaves an
+          // emptied file emptied.
+          emptied = gone || (emptied && left! == settings!);
+          settings = left;
         }
       } else {
         const merged = merge(settings, inv.servers);
         if (merged == null) { plan.fail(mcpError); return; }
         settings = merged;
+        emptied = false;
       }
     }
     // Instructions.
@@ -139,12 +144,14 @@ function handle(req: Request, plan: PlanBuilder): void {
       md = uninstall ? instructionsRemove(md, m.name) : instructionsSet(md, m.name, universalNewlines(inv.instructions!.content));
     }
   }
-  if (settings == null && setBefore != null) plan.delete(SETTINGS);
+  // Only a file lola created goes; the user's, however empty, stays.
+  if (emptied && setBefore != null && req.lolaCreated(SETTINGS)) plan.delete(SETTINGS);
   else if (settings != null && (setBefore == null || settings! != setBefore!)) plan.write(SETTINGS, settings!);
   const before = mdBefore != null ? mdBefore! : "";
   if (md != before) {
-    // A GEMINI.md that lola's removal leaves empty goes, as it came.
-    if (uninstall && md.trim() == "") plan.delete(GEMINI_MD);
+    // A GEMINI.md lola created goes once its removal leaves it empty; a
+    // GEMINI.md the user had stays.
+    if (uninstall && md.trim() == "" && req.lolaCreated(GEMINI_MD)) plan.delete(GEMINI_MD);
     else plan.write(GEMINI_MD, md);
   }
 }

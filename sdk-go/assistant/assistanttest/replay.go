@@ -40,7 +40,8 @@ type Step struct {
 // registered handler in-process, applying each plan to an in-memory tree
 // that starts as upstream's did, and requires the tree after each step to
 // equal upstream's, byte for byte and execute bit for execute bit.
-// managed are the manifest's managed: paths (handed over as current).
+// managed are the manifest's managed: paths (handed over as current, and
+// named created when a replayed step created them).
 // fixtures is examples/testdata relative to the test.
 func Replay(t *testing.T, assistant string, managed []string, fixtures string) {
 	t.Helper()
@@ -55,6 +56,9 @@ func Replay(t *testing.T, assistant string, managed []string, fixtures string) {
 		for k, v := range steps[0].Files {
 			tree[k] = v
 		}
+		// created is the managed files a replayed install created, as the
+		// host's installed.yml tracks them (schema.Request.Created).
+		created := map[string]bool{}
 		for i, st := range steps[1:] {
 			op, name, _ := strings.Cut(st.Step, " ")
 			var m schema.Module
@@ -63,6 +67,9 @@ func Replay(t *testing.T, assistant string, managed []string, fixtures string) {
 			for _, p := range managed {
 				if f, ok := tree[p]; ok {
 					req.Current = append(req.Current, schema.File{Path: p, Content: f.Content})
+					if created[p] {
+						req.Created = append(req.Created, p)
+					}
 				}
 			}
 			b, err := json.Marshal(req)
@@ -79,8 +86,16 @@ func Replay(t *testing.T, assistant string, managed []string, fixtures string) {
 			if status != lola.StatusOK {
 				t.Fatalf("%s: status %s: %v", label, status, err)
 			}
+			had := map[string]bool{}
+			for _, p := range managed {
+				_, had[p] = tree[p]
+			}
 			if err := Apply(tree, plan); err != nil {
 				t.Fatalf("%s: %v", label, err)
+			}
+			for _, p := range managed {
+				_, has := tree[p]
+				created[p] = has && (created[p] || !had[p])
 			}
 			if d := Diff(tree, st.Files); d != "" {
 				t.Errorf("%s: the tree differs from today's Lola's:\n%s", label, d)

@@ -1,0 +1,73 @@
+package assistant
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/lola-pm/lola/schema"
+	lola "github.com/lola-pm/lola/sdk-go"
+)
+
+// An uninstall deletes a shared file only when the host says lola created
+// it: the same emptied CLAUDE.md and .mcp.json, had the user made them,
+// are written back (the host refuses deleting them, conflict.unowned).
+func TestSharedFilesAreDeletedOnlyWhenLolaCreatedThem(t *testing.T) {
+	raw, err := os.ReadFile("../../examples/testdata/modules/kit.module.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m schema.Module
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	tg := &Target{
+		Name:         "test",
+		Skills:       Scoped{Project: ".claude/skills"},
+		Commands:     Scoped{Project: ".claude/commands"},
+		Agents:       Scoped{Project: ".claude/agents"},
+		Instructions: Scoped{Project: "CLAUDE.md"},
+		MCP:          Scoped{Project: ".mcp.json"},
+		MCPContainer: "mcpServers",
+	}
+	plan := func(op schema.Operation, current []schema.File, created ...string) map[string]*schema.Intent {
+		t.Helper()
+		var p lola.Plan
+		req := &lola.Request{Protocol: 1, Operation: op, Scope: schema.ScopeProject, Modules: []schema.Module{m}, Current: current, Created: created}
+		if err := tg.Plan(req, &p); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]*schema.Intent{}
+		for _, in := range p.Intents() {
+			in := in
+			switch {
+			case in.Write != nil:
+				out[in.Write.Path] = &in
+			case in.Delete != nil:
+				out[in.Delete.Path] = &in
+			}
+		}
+		return out
+	}
+	installed := plan(schema.OperationInstall, nil)
+	var current []schema.File
+	for _, p := range []string{"CLAUDE.md", ".mcp.json"} {
+		w := installed[p]
+		if w == nil || w.Write == nil {
+			t.Fatalf("install wrote no %s", p)
+		}
+		current = append(current, schema.File{Path: p, Content: w.Write.Content})
+	}
+	gone := plan(schema.OperationUninstall, current, "CLAUDE.md", ".mcp.json")
+	for _, p := range []string{"CLAUDE.md", ".mcp.json"} {
+		if in := gone[p]; in == nil || in.Delete == nil {
+			t.Errorf("lola created %s and its part is gone: not deleted (%+v)", p, in)
+		}
+	}
+	kept := plan(schema.OperationUninstall, current)
+	for _, p := range []string{"CLAUDE.md", ".mcp.json"} {
+		if in := kept[p]; in == nil || in.Write == nil {
+			t.Errorf("the user's %s, emptied of lola's part: not written back (%+v)", p, in)
+		}
+	}
+}
