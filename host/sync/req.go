@@ -147,12 +147,7 @@ func ParseLine(line string, n int) (*Requirement, error) {
 			}
 		}
 	}
-	ref, spec := body, ""
-	// A URL's scheme separator and scp-like user@host: are not operators;
-	// look for one only after the reference's first character run.
-	if i := strings.IndexAny(body, "=<>!~^"); i >= 0 {
-		ref, spec = strings.TrimSpace(body[:i]), body[i:]
-	}
+	ref, spec := splitSpec(body)
 	if ref == "" {
 		return nil, fmt.Errorf("%w: line %d: no module", ErrParse, n)
 	}
@@ -165,4 +160,33 @@ func ParseLine(line string, n int) (*Requirement, error) {
 	}
 	r.Ref, r.Spec = ref, s
 	return r, nil
+}
+
+// operatorChars are the characters a version specifier starts with.
+const operatorChars = "=<>!~^"
+
+// splitSpec splits a line's body into the module reference and its
+// version specifier. A module name holds no operator character, so for a
+// name the specifier starts at the first one (and a bad specifier is an
+// error). A URL may hold them ("?ref=main", "/~user/"): there the
+// specifier starts at the first operator character from which the rest
+// parses as a whole specifier, and a URL with none is all reference.
+// Upstream splits at the first "~" or "^" even inside a URL, and reads
+// "?ref=main" as the URL it is; we read both as URLs.
+func splitSpec(body string) (ref, spec string) {
+	if !strings.Contains(body, "://") && !strings.HasPrefix(body, "git@") {
+		if i := strings.IndexAny(body, operatorChars); i >= 0 {
+			return strings.TrimSpace(body[:i]), body[i:]
+		}
+		return body, ""
+	}
+	for i := strings.Index(body, "://") + 3; i < len(body); i++ {
+		if !strings.ContainsRune(operatorChars, rune(body[i])) {
+			continue
+		}
+		if _, err := version.ParseSpec(body[i:]); err == nil {
+			return strings.TrimSpace(body[:i]), body[i:]
+		}
+	}
+	return body, ""
 }

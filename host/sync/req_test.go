@@ -47,3 +47,26 @@ func TestParseRefusesWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A URL holding operator characters ("?ref=main", "/~user/") is all
+// reference unless a whole specifier follows it.
+func TestParseLineURLsWithOperatorCharacters(t *testing.T) {
+	cases := []struct{ line, ref, spec string }{
+		{"https://example.org/kit.zip?ref=main", "https://example.org/kit.zip?ref=main", ""},
+		{"https://example.org/kit.zip?a=1&b=2", "https://example.org/kit.zip?a=1&b=2", ""},
+		{"https://example.org/~user/kit.git", "https://example.org/~user/kit.git", ""},
+		{"https://example.org/~user/kit.git>=1.0,<2", "https://example.org/~user/kit.git", ">=1.0,<2"},
+		{"https://example.org/kit.zip?ref=main ^1.2", "https://example.org/kit.zip?ref=main", "^1.2"},
+		{"git@github.com:u/r.git==1.0#assistant=cursor", "git@github.com:u/r.git", "==1.0"},
+	}
+	for _, c := range cases {
+		r, err := ParseLine(c.line, 1)
+		if err != nil {
+			t.Errorf("%q: %v", c.line, err)
+			continue
+		}
+		if r.Ref != c.ref || r.Spec.String() != c.spec {
+			t.Errorf("%q: ref %q spec %q; want ref %q spec %q", c.line, r.Ref, r.Spec.String(), c.ref, c.spec)
+		}
+	}
+}
