@@ -82,11 +82,37 @@ func mountFoldFS(t *testing.T, dir string) (func(), string) {
 	}
 	fs := &foldFS{nodes: map[uint64]*fnode{1: {mode: unix.S_IFDIR | 0o755, children: map[string]fchild{}}}, next: 2, fd: fd, done: make(chan struct{})}
 	go fs.serve()
+	primeNoPoll(t, dir)
 	return func() {
 		unix.Unmount(dir, unix.MNT_DETACH)
 		unix.Close(fd)
 		<-fs.done
 	}, ""
+}
+
+// primeNoPoll makes the kernel learn, before any Go code opens a file on
+// the mount, that the server does not implement FUSE_POLL. Go's os.Open
+// registers every file with its netpoller, and the runtime makes that
+// epoll_ctl call without leaving its P; on a FUSE file it waits for the
+// kernel's FUSE_POLL round trip to this very process. Should a garbage
+// collection start meanwhile, it waits for that P, the server goroutine
+// is never scheduled, and the test hangs for good. Here the first poll is
+// a plain ppoll system call (which leaves its P), answered ENOSYS by the
+// server; the kernel then polls this connection no more.
+func primeNoPoll(t *testing.T, dir string) {
+	probe := dir + "/.lola-poll-probe"
+	fd, err := unix.Open(probe, unix.O_CREAT|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		t.Errorf("priming FUSE_POLL: %v", err)
+		return
+	}
+	if _, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0); err != nil {
+		t.Errorf("priming FUSE_POLL: %v", err)
+	}
+	unix.Close(fd)
+	if err := unix.Unlink(probe); err != nil {
+		t.Errorf("priming FUSE_POLL: %v", err)
+	}
 }
 
 func (f *foldFS) serve() {
