@@ -17,36 +17,18 @@ import (
 type Handler func(req *Request, p *Plan) error
 
 // Status is the result of one run: lola_run's return value in tier 1, the
-// process exit code in tier 2. Zero is success; every other value means no
-// plan, and the reason went to stderr.
-type Status int32
+// process exit code in tier 2 (schema.GuestStatus: one table for every SDK).
+type Status = schema.GuestStatus
 
 // The statuses a run can end with. Their numbers are part of the ABI.
 const (
-	StatusOK           Status = 0 // the plan is ready
-	StatusBadRequest   Status = 1 // the request is not a protocol-1 request, or its buffer is not the allocated one
-	StatusHandlerError Status = 2 // the handler returned an error or a builder call was refused
-	StatusPlanEncoding Status = 3 // the plan could not be serialized
-	StatusNoHandler    Status = 4 // no Register call ran before the first run
-	StatusHandlerPanic Status = 5 // the handler panicked
+	StatusOK           = schema.StatusOK
+	StatusBadRequest   = schema.StatusBadRequest
+	StatusHandlerError = schema.StatusHandlerError
+	StatusPlanEncoding = schema.StatusPlanEncoding
+	StatusNoHandler    = schema.StatusNoHandler
+	StatusHandlerPanic = schema.StatusHandlerPanic
 )
-
-var statusNames = map[Status]string{
-	StatusOK:           "ok",
-	StatusBadRequest:   "bad-request",
-	StatusHandlerError: "handler-error",
-	StatusPlanEncoding: "plan-encoding",
-	StatusNoHandler:    "no-handler",
-	StatusHandlerPanic: "handler-panic",
-}
-
-// String spells the status, e.g. "handler-error".
-func (s Status) String() string {
-	if n, ok := statusNames[s]; ok {
-		return n
-	}
-	return "status(" + strconv.Itoa(int(s)) + ")"
-}
 
 var registered Handler
 

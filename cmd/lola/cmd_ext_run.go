@@ -322,9 +322,6 @@ func extRunFailure(name string, l pipeline.Launched) error {
 		}
 	case child.OutcomeExitNonZero:
 		what = "failed"
-		if l.Shim != nil {
-			what = "stopped: " + l.Shim.Outcome.Code()
-		}
 	case child.OutcomeStartFailed:
 		what = "could not be started"
 	case child.OutcomeCanceled:
@@ -332,10 +329,16 @@ func extRunFailure(name string, l pipeline.Launched) error {
 	default:
 		what = "ended with " + res.Outcome.String()
 	}
-	if res.Err != nil && l.Shim == nil {
+	switch {
+	case l.Shim != nil && l.Shim.Outcome.Kind != shim.KindOK:
+		what += ": " + l.Shim.Outcome.Error()
+	case res.Err != nil && l.Shim == nil:
 		what += ": " + res.Err.Error()
-	} else if l.Shim != nil && l.Shim.Outcome.Kind != shim.KindOK {
-		what += " (" + l.Shim.Outcome.Error() + ")"
+		if res.Outcome == child.OutcomeExitNonZero && res.ExitStatus > 0 {
+			if m := schema.GuestStatus(res.ExitStatus).Meaning(); m != "" {
+				what += " (" + m + ", as the SDKs number it)"
+			}
+		}
 	}
 	return fmt.Errorf("extension %s %s (nothing applied)", extRunShown(name), what)
 }

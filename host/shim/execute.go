@@ -103,7 +103,7 @@ func (r *abiRun) run(e *engine, cfg wazero.ModuleConfig, req []byte) ([]byte, *D
 		return nil, d
 	}
 	if s := int32(status); s != 0 {
-		return nil, &Diagnostic{Kind: KindGuestStatus, Number: int64(s), Detail: "lola_run returned a failure status"}
+		return nil, &Diagnostic{Kind: KindGuestStatus, Number: int64(s), Detail: guestStatusDetail(s)}
 	}
 	// Only now, after success, is the plan pair read.
 	pp, d := r.call("lola_plan_ptr")
@@ -173,4 +173,13 @@ func failure(err error, ee *sys.ExitError, exited bool) string {
 		return fmt.Sprintf("exit %d", ee.ExitCode())
 	}
 	return firstLine(err.Error())
+}
+
+// guestStatusDetail says what a non-zero lola_run status means in the
+// SDKs' shared table; the guest's own reason is on its stderr.
+func guestStatusDetail(s int32) string {
+	if m := schema.GuestStatus(s).Meaning(); m != "" {
+		return m
+	}
+	return fmt.Sprintf("lola_run returned status %d, which no Lola SDK uses", s)
 }

@@ -306,8 +306,12 @@ func TestModuleShapeRefusals(t *testing.T) {
 func TestGuestStatusAndExit(t *testing.T) {
 	mod := guestReactor.build(t)
 	d := runShim(t, mod, testLimits(t, nil), sharedCache, request(t, "status-7", "")).expect(t, KindGuestStatus)
-	if d.Number != 7 || d.Code() != "guest-status-7" {
+	if d.Number != 7 || d.Code() != "guest-status-7" || d.Error() != "guest-status-7: lola_run returned status 7, which no Lola SDK uses" {
 		t.Fatalf("diagnostic %+v", d)
+	}
+	d = runShim(t, mod, testLimits(t, nil), sharedCache, request(t, "status-2", "")).expect(t, KindGuestStatus)
+	if d.Error() != "guest-status-2: the extension's handler returned an error" {
+		t.Fatalf("status 2 reads %q", d.Error())
 	}
 	// A Go panic in an export ends in unreachable: a trap, with the guest's
 	// own panic message forwarded as guest lines.
