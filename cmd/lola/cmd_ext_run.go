@@ -239,7 +239,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		return withCode(exitcode.ForChild(res), extRunFailure(ext.Name, launched))
 	}
 
-	who, err := extRunProposer(ext, caps, launched, st)
+	who, err := extRunProposer(ext, caps, launched, runPin, st)
 	if err != nil {
 		return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 	}
@@ -281,8 +281,10 @@ var extRunTestEnv []string
 // path grant. The grant is compared bytewise, the strictest relation: a
 // path beneath a prefix bytewise is beneath it under every relation, so no
 // filesystem's folding can widen it. A bare artifact carries no path grant:
-// the user chose both the root and the artifact.
-func extRunProposer(ext extension.RunTarget, caps capability.Set, l pipeline.Launched, st *lolaState) (pipeline.Proposer, error) {
+// the user chose both the root and the artifact. The identity names how
+// the artifact was vouched for (signer, opt-in, unsigned) when it was
+// pinned or linked.
+func extRunProposer(ext extension.RunTarget, caps capability.Set, l pipeline.Launched, rp extension.RunPin, st *lolaState) (pipeline.Proposer, error) {
 	var id audit.Extension
 	var err error
 	if ext.Manifest != nil {
@@ -300,7 +302,7 @@ func extRunProposer(ext extension.RunTarget, caps capability.Set, l pipeline.Lau
 	} else if sum, err := pipeline.ArtifactSum(ext.Path); err == nil {
 		id = id.WithArtifact(sum)
 	}
-	who := pipeline.Proposer{Extension: id, Tier: ext.Tier, Caps: &caps, Layers: l.Layers()}
+	who := pipeline.Proposer{Extension: id.WithSignature(rp.Describe()), Tier: ext.Tier, Caps: &caps, Layers: l.Layers()}
 	if ext.Manifest != nil {
 		g := ext.Manifest.PathGrant(st.cfg, pathrule.Bytes)
 		who.Paths = &g

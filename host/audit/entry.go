@@ -39,6 +39,10 @@ type ExtensionEntry struct {
 	Name    string `json:"name"`
 	Version string `json:"version,omitempty"`
 	SHA256  string `json:"sha256,omitempty"` // of the artifact, when known
+	// Signature is how that artifact was vouched for: "signed by
+	// <signer>", "unsigned, opted in" or "unsigned" (absent for a
+	// built-in, or an artifact named on the command line).
+	Signature string `json:"signature,omitempty"`
 }
 
 // PlanEntry is the pre-apply record.

@@ -4,13 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 )
 
 // Extension is the identity the log records for the code behind a plan:
 // its name, its version and optionally the sha256 of its artifact (module,
 // executable or plan file). Only NewExtension constructs one.
 type Extension struct {
-	name, version, digest string
+	name, version, digest, signature string
 }
 
 // maxIdent bounds an extension name or version.
@@ -38,6 +39,32 @@ func (e Extension) WithArtifact(sum [sha256.Size]byte) Extension {
 	return e
 }
 
+// maxSignature bounds the logged signature description.
+const maxSignature = 256
+
+// WithSignature returns e naming how the artifact that ran was vouched
+// for: "signed by <signer>", "unsigned, opted in" or "unsigned", as
+// host/extension.RunPin.Describe spells it; "" names nothing (a built-in,
+// or an artifact the user named on the command line). A signer is an
+// OIDC identity or a key's name, not a secret; control characters become
+// "?" and the text is cut at 256 bytes, so the log stays one line.
+func (e Extension) WithSignature(describe string) Extension {
+	b := []byte(strings.ToValidUTF8(describe, "?"))
+	for i, c := range b {
+		if c < ' ' || c == 0x7f {
+			b[i] = '?'
+		}
+	}
+	if len(b) > maxSignature {
+		b = []byte(strings.ToValidUTF8(string(b[:maxSignature-3]), "") + "...")
+	}
+	e.signature = string(b)
+	return e
+}
+
+// Signature is how the artifact was vouched for ("" when not said).
+func (e Extension) Signature() string { return e.signature }
+
 // Name is the extension's name.
 func (e Extension) Name() string { return e.name }
 
@@ -48,7 +75,7 @@ func (e Extension) Version() string { return e.version }
 func (e Extension) IsZero() bool { return e.name == "" }
 
 func (e Extension) entry() ExtensionEntry {
-	return ExtensionEntry{Name: e.name, Version: e.version, SHA256: e.digest}
+	return ExtensionEntry{Name: e.name, Version: e.version, SHA256: e.digest, Signature: e.signature}
 }
 
 func checkIdent(what, s string, emptyOK bool) error {

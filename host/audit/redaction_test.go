@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
@@ -169,5 +170,25 @@ func TestWithDroppedHeaders(t *testing.T) {
 	}
 	if e := r.entry(); len(e.DroppedHeaders) != 0 {
 		t.Error("WithDroppedHeaders mutated the original record")
+	}
+}
+
+// A signature description reaches the log as one bounded line: control
+// characters become "?", invalid UTF-8 is replaced, and an overlong
+// signer is cut to 256 bytes.
+func TestSignatureIsLoggedBoundedOnOneLine(t *testing.T) {
+	id, err := NewExtension("x", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := id.WithSignature("signed by dev@example.org\n{\"forged\":1}\x1b[31m\xff").Signature(); s != "signed by dev@example.org?{\"forged\":1}?[31m?" {
+		t.Errorf("signature %q", s)
+	}
+	long := id.WithSignature("signed by " + strings.Repeat("é", 300)).Signature()
+	if len(long) > maxSignature || !utf8.ValidString(long) || !strings.HasSuffix(long, "...") {
+		t.Errorf("long signature: %d bytes, valid %v: %q", len(long), utf8.ValidString(long), long)
+	}
+	if e := id.WithSignature("unsigned, opted in").entry(); e.Signature != "unsigned, opted in" {
+		t.Errorf("entry %+v", e)
 	}
 }

@@ -53,6 +53,9 @@ type job struct {
 	// and those absent after it (managedrecord.go).
 	present                   map[string]bool
 	managedAdded, managedGone []string
+	// signature is how the target's artifact was vouched for, for the
+	// audit record (extension.RunPin.Describe).
+	signature string
 }
 
 // Install installs o.Module for o.Assistant (see the package doc). The
@@ -511,6 +514,7 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 	if err != nil {
 		return nil, nil, err
 	}
+	j.signature = rp.Describe()
 	var pin *[32]byte
 	if rp.Pinned {
 		pin = &rp.Sum
@@ -603,7 +607,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	// a prefix bytewise is beneath it under every relation, so no
 	// filesystem's folding can widen it.
 	grant := j.ext.PathGrant(j.o.Config, pathrule.Bytes)
-	who := pipeline.Proposer{Extension: id.WithArtifact(art), Tier: j.ext.AuditTier(), Caps: &caps, Paths: &grant, Layers: j.rep.Launched.Layers()}
+	who := pipeline.Proposer{Extension: id.WithArtifact(art).WithSignature(j.signature), Tier: j.ext.AuditTier(), Caps: &caps, Paths: &grant, Layers: j.rep.Launched.Layers()}
 	fs := j.o.FS
 	if fs == "" {
 		fs = pathrule.Auto

@@ -111,6 +111,10 @@ func TestInstallRunsUnmodifiedHooksAsTier2WithTodaysEnvironment(t *testing.T) {
 	if p := entries[1].Plan; p.Extension.Name != "claude-code" || p.Tier != audit.TierNative {
 		t.Errorf("plan record = %+v", p)
 	}
+	// The native target was added with --allow-unsigned: the record says so.
+	if s := entries[1].Plan.Extension.Signature; s != "unsigned, opted in" {
+		t.Errorf("plan record names the signature %q, want %q", s, "unsigned, opted in")
+	}
 
 	reg, err := ReadRegistry(e.home)
 	if err != nil {
