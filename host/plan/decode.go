@@ -33,6 +33,49 @@ type decoder struct {
 	shape   opShape   // of op
 	intents []schema.Intent
 	dropped []DroppedHeader
+	// found holds the violations noted so far (note): decoding went on
+	// past each, since the input around it was fully read.
+	found rejection.Set
+	// badOp marks an intent whose op was refused: its members are still
+	// read by their types, and build adds no second violation for it.
+	badOp bool
+}
+
+// maxNoted bounds the violations one decode reports; the next one ends
+// the decode (it is reported too), so a hostile plan of many small
+// violations costs bounded memory.
+const maxNoted = 1000
+
+// note records err and returns nil so decoding goes on, when err is a
+// violation found at a point where the value it concerns was read whole
+// (the caller's promise) and the bound on noted violations is not
+// reached; otherwise it returns err, which ends the decode.
+func (d *decoder) note(err error) error {
+	v, ok := err.(*rejection.Violation)
+	if !ok || len(d.found.Violations) >= maxNoted {
+		return err
+	}
+	d.found.Add(v)
+	return nil
+}
+
+// result is the decode's verdict: every noted violation plus the one that
+// ended it (fatal), as one violation when there is just one.
+func (d *decoder) result(fatal error) error {
+	if len(d.found.Violations) == 0 {
+		return fatal
+	}
+	if fatal != nil {
+		v, ok := fatal.(*rejection.Violation)
+		if !ok {
+			return fatal // the reader failed: that is the news
+		}
+		d.found.Add(v)
+	}
+	if len(d.found.Violations) == 1 {
+		return d.found.Violations[0]
+	}
+	return &d.found
 }
 
 // violation builds a rejection of rule; inside the intents array it names
@@ -75,6 +118,9 @@ func (d *decoder) nextKey(first bool, limit int64, ctx string) (key []byte, ok b
 	}
 	d.src.pos++
 	d.key, err = d.readString(d.key, limit, "member name")
+	if w, ok := err.(*wholeStringError); ok {
+		err = w.v // a name: what it names is unknown, so the decode ends
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -95,6 +141,9 @@ func (d *decoder) stringValue(ctx string) (string, error) {
 	}
 	d.src.pos++
 	d.val, err = d.readString(d.val, d.lim.maxField, ctx)
+	if w, ok := err.(*wholeStringError); ok {
+		err = d.note(w.v) // read to its closing quote: decoding may go on
+	}
 	if err == errOverLimit {
 		return "", d.violation(schema.RulePlanFieldTooLarge, ctx, "longer than "+strconv.FormatInt(d.lim.maxField, 10)+" bytes")
 	}
@@ -196,7 +245,7 @@ func (d *decoder) protocol() error {
 		return err
 	}
 	if v != schema.Protocol {
-		return d.violation(schema.RulePlanProtocol, ctx, "version "+strconv.FormatInt(v, 10)+" is not "+strconv.Itoa(schema.Protocol))
+		return d.note(d.violation(schema.RulePlanProtocol, ctx, "version "+strconv.FormatInt(v, 10)+" is not "+strconv.Itoa(schema.Protocol)))
 	}
 	return nil
 }
@@ -233,12 +282,14 @@ func (d *decoder) intentList() error {
 			return d.malformed(ctx, "expected an intent object")
 		}
 		d.src.pos++
-		d.index, d.op, d.shape = n, "", opShape{}
-		in, err := d.intent()
+		d.index, d.op, d.shape, d.badOp = n, "", opShape{}, false
+		in, ok, err := d.intent()
 		if err != nil {
 			return err
 		}
-		d.intents = append(d.intents, in)
-		d.index, d.op, d.shape = -1, "", opShape{}
+		if ok {
+			d.intents = append(d.intents, in)
+		}
+		d.index, d.op, d.shape, d.badOp = -1, "", opShape{}, false
 	}
 }

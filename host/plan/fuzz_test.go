@@ -14,8 +14,8 @@ import (
 	"github.com/lola-pm/lola/schema"
 )
 
-// FuzzDecode: Decode never panics; a refusal is one violation with a rule
-// and a short detail; the verdict does not depend on how the bytes are
+// FuzzDecode: Decode never panics; a refusal is violations, each with a
+// rule and a short detail; the verdict does not depend on how the bytes are
 // chunked; and an accepted plan re-marshalled by encoding/json (as an SDK
 // would emit it) is accepted again with the same intents and nothing left
 // to drop.
@@ -34,11 +34,16 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err != nil {
 			var v *rejection.Violation
-			if !errors.As(err, &v) || v.Rule == schema.RuleUnknown {
-				t.Fatalf("refusal is not a violation with a rule: %#v", err)
+			if !errors.As(err, &v) {
+				t.Fatalf("refusal is not a violation: %#v", err)
 			}
-			if len(v.Detail) > 200 {
-				t.Fatalf("detail of %d bytes: %q", len(v.Detail), v.Detail)
+			for _, v := range rejection.All(err) {
+				if v.Rule == schema.RuleUnknown {
+					t.Fatalf("violation without a rule: %#v", v)
+				}
+				if len(v.Detail) > 200 {
+					t.Fatalf("detail of %d bytes: %q", len(v.Detail), v.Detail)
+				}
 			}
 			return
 		}

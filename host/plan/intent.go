@@ -117,43 +117,59 @@ func memberCtx(m member) string {
 // intent reads one intent object whose '{' is consumed. A member is refused
 // the moment it is read when it belongs to no op, is named twice, or does
 // not belong to the op already read; members read before "op" are checked
-// against it when it arrives.
-func (d *decoder) intent() (schema.Intent, error) {
+// against it when it arrives. A refusal of a member the protocol defines
+// is noted and its value still read by its type, so decoding goes on and
+// reports every violation; an unknown member's value has no known type,
+// so it ends the decode. ok is false when the intent was refused.
+func (d *decoder) intent() (in schema.Intent, ok bool, err error) {
 	const ctx = "intent"
 	var raw rawIntent
+	before := len(d.found.Violations)
 	for first := true; ; first = false {
-		key, ok, err := d.nextKey(first, maxMemberName, ctx)
+		key, more, err := d.nextKey(first, maxMemberName, ctx)
 		if err == errOverLimit {
-			return schema.Intent{}, d.unknownMember(ctx, nil, err)
+			return schema.Intent{}, false, d.unknownMember(ctx, nil, err)
 		}
 		if err != nil {
-			return schema.Intent{}, err
+			return schema.Intent{}, false, err
 		}
-		if !ok {
+		if !more {
 			break
 		}
 		m := memberOf(key)
 		if m == 0 {
-			return schema.Intent{}, d.unknownMember(ctx, key, nil)
+			return schema.Intent{}, false, d.unknownMember(ctx, key, nil)
 		}
 		if raw.seen&m != 0 {
-			return schema.Intent{}, d.violation(schema.RulePlanDuplicateKey, ctx, memberCtx(m)+" named twice")
+			err = d.note(d.violation(schema.RulePlanDuplicateKey, ctx, memberCtx(m)+" named twice"))
+		} else if d.op != "" && d.shape.allowed&m == 0 {
+			err = d.note(d.violation(schema.RulePlanUnknownField, ctx, memberCtx(m)+" is not a member of "+string(d.op)))
 		}
-		if d.op != "" && d.shape.allowed&m == 0 {
-			return schema.Intent{}, d.violation(schema.RulePlanUnknownField, ctx, memberCtx(m)+" is not a member of "+string(d.op))
+		if err != nil {
+			return schema.Intent{}, false, err
 		}
 		raw.seen |= m
 		if err := d.member(&raw, m); err != nil {
-			return schema.Intent{}, err
+			return schema.Intent{}, false, err
 		}
 	}
+	if d.badOp {
+		return schema.Intent{}, false, nil
+	}
 	if raw.seen&mOp == 0 {
-		return schema.Intent{}, d.violation(schema.RulePlanMissingField, ctx, `member "op" is required`)
+		return schema.Intent{}, false, d.note(d.violation(schema.RulePlanMissingField, ctx, `member "op" is required`))
 	}
 	if missing := d.shape.required &^ raw.seen; missing != 0 {
-		return schema.Intent{}, d.violation(schema.RulePlanMissingField, ctx, memberCtx(lowest(missing))+" is required for "+string(d.op))
+		return schema.Intent{}, false, d.note(d.violation(schema.RulePlanMissingField, ctx, memberCtx(lowest(missing))+" is required for "+string(d.op)))
 	}
-	return d.build(&raw)
+	if len(d.found.Violations) > before {
+		return schema.Intent{}, false, nil
+	}
+	in, err = d.build(&raw)
+	if err != nil {
+		return schema.Intent{}, false, d.note(err)
+	}
+	return in, true, nil
 }
 
 // lowest is the first member of a set, in wire-spelling order.
@@ -171,11 +187,16 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		}
 		shape, ok := shapes[schema.Op(op)]
 		if !ok {
-			return d.violation(schema.RulePlanUnknownOp, ctx, "unknown op "+lexical.Quote(op, lexical.NameEcho))
+			// Read the rest by member type; the intent is refused.
+			d.badOp, d.shape = true, opShape{allowed: ^member(0)}
+			return d.note(d.violation(schema.RulePlanUnknownOp, ctx, "unknown op "+lexical.Quote(op, lexical.NameEcho)))
+		}
+		if d.badOp {
+			return nil // a repeated op after an unknown one: refused already
 		}
 		d.op, d.shape = schema.Op(op), shape
 		if extra := raw.seen &^ shape.allowed; extra != 0 {
-			return d.violation(schema.RulePlanUnknownField, "intent", memberCtx(lowest(extra))+" is not a member of "+op)
+			return d.note(d.violation(schema.RulePlanUnknownField, "intent", memberCtx(lowest(extra))+" is not a member of "+op))
 		}
 	case mPath:
 		raw.path, err = d.stringValue(ctx)
@@ -190,7 +211,7 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		case schema.EncodingUTF8, schema.EncodingBase64:
 			raw.encoding = schema.Encoding(e)
 		default:
-			return d.violation(schema.RulePlanEncoding, ctx, "unknown encoding "+lexical.Quote(e, lexical.NameEcho)+" (utf8 or base64)")
+			return d.note(d.violation(schema.RulePlanEncoding, ctx, "unknown encoding "+lexical.Quote(e, lexical.NameEcho)+" (utf8 or base64)"))
 		}
 	case mExecutable:
 		raw.executable, err = d.readBool(ctx)
@@ -229,7 +250,7 @@ func (d *decoder) depth(ctx string) (int, error) {
 		return 0, err
 	}
 	if v < 0 || v > MaxCloneDepth {
-		return 0, d.violation(schema.RulePlanMalformed, ctx, "depth "+strconv.FormatInt(v, 10)+" is outside 0.."+strconv.Itoa(MaxCloneDepth))
+		return 0, d.note(d.violation(schema.RulePlanMalformed, ctx, "depth "+strconv.FormatInt(v, 10)+" is outside 0.."+strconv.Itoa(MaxCloneDepth)))
 	}
 	return int(v), nil
 }

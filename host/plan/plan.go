@@ -113,13 +113,20 @@ func (p *Plan) Intents() []schema.Intent {
 // Decode reads one plan from r within l: one JSON object of the plan's
 // shape, followed only by whitespace up to end of input.
 //
-// Decode reads r incrementally and returns as soon as the input is refused:
-// it never reads past byte MaxBytes+1, stops within the offending string
-// once a field exceeds MaxField, and refuses the intent past MaxIntents
-// before reading it, so a caller reading a child's stdout can kill the child
-// at once. A refusal is a *rejection.Violation naming its rule (errors.Is
-// with rejection.Rule works); which rule is a function of the bytes alone,
-// never of how r chunks them. A failure of r itself is a *ReadError. Limits
+// Decode reads r incrementally. A violation of a value it has read whole
+// (an unknown op or encoding, a wrong protocol, a duplicated or misplaced
+// member the protocol defines, invalid UTF-8 in a string, a missing
+// member, a remote rule) is noted and decoding goes on, so the refusal
+// names every such violation, in input order, up to 1000. Any other
+// violation (broken JSON, an unknown member, whose value has no type, a
+// bound) ends the decode at once: it never reads past byte MaxBytes+1,
+// stops within the offending string once a field exceeds MaxField, and
+// refuses the intent past MaxIntents before reading it, so a caller
+// reading a child's stdout can kill the child at once. A refusal is a
+// *rejection.Violation naming its rule, or a *rejection.Set of them when
+// there are several (errors.Is with rejection.Rule and rejection.All
+// work); which rules are a function of the bytes alone, never of how r
+// chunks them. A failure of r itself is a *ReadError. Limits
 // that did not come from NewLimits or DefaultLimits are an error.
 //
 // The accepted plan's intents are exactly those on the wire, in order,
@@ -133,7 +140,7 @@ func Decode(r io.Reader, l Limits) (*Plan, error) {
 		return nil, errors.New("plan: limits not built by NewLimits or DefaultLimits")
 	}
 	d := &decoder{src: newSource(r, l.maxBytes), lim: l, index: -1}
-	if err := d.decodePlan(); err != nil {
+	if err := d.result(d.decodePlan()); err != nil {
 		return nil, err
 	}
 	return &Plan{intents: d.intents, dropped: d.dropped}, nil

@@ -103,6 +103,13 @@ var plainStringByte = func() (t [256]bool) {
 	return t
 }()
 
+// wholeStringError is a violation of a string read to its closing quote:
+// the input after it is where the grammar expects, so a value's decoding
+// may go on past it (decoder.note).
+type wholeStringError struct{ v error }
+
+func (e *wholeStringError) Error() string { return e.v.Error() }
+
 // readString reads a string whose opening quote has been consumed, appending
 // its unescaped bytes to dst[:0]. It returns errOverLimit as soon as more
 // than limit bytes have been decoded, without reading further, so a huge
@@ -133,7 +140,7 @@ func (d *decoder) readString(dst []byte, limit int64, ctx string) ([]byte, error
 		case c == '"':
 			s.pos++
 			if !utf8.Valid(dst) {
-				return dst, d.violation(schema.RulePlanInvalidUTF8, ctx, "string is not valid UTF-8")
+				return dst, &wholeStringError{d.violation(schema.RulePlanInvalidUTF8, ctx, "string is not valid UTF-8")}
 			}
 			return dst, nil
 		case c < 0x20:
