@@ -316,10 +316,23 @@ func installExitCode(rep install.Report, err error) int {
 			return exitcode.ForChild(rep.Launched.Child)
 		}
 		return exitExtension
+	case pinRefused(err):
+		return exitExtension // as ext run: the target never ran
 	case len(rejection.All(err)) > 0:
 		return exitRejected
 	}
 	return exitInternal
+}
+
+// pinRefused reports whether err refuses a target by its pin or the trust
+// policy (extension.changed, extension.unsigned) rather than its plan.
+func pinRefused(err error) bool {
+	for _, v := range rejection.All(err) {
+		if v.Rule == schema.RuleExtensionChanged || v.Rule == schema.RuleExtensionUnsigned {
+			return true
+		}
+	}
+	return false
 }
 
 // installReport is the --json object of install and uninstall.

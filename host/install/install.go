@@ -295,6 +295,13 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	defer log.Close()
+	// The target's pin and the trust policy are checked before anything
+	// runs — a pre-install hook included — and a refusal is audited: an
+	// artifact that changed or that the policy no longer vouches for is a
+	// security event. launch checks again, for the bytes it runs.
+	if err := j.checkPin(log); err != nil {
+		return j.rep, err
+	}
 	if err := j.managedLinkConsent(log); err != nil {
 		return j.rep, err
 	}
@@ -498,6 +505,24 @@ func hookFailure(r child.Result) string {
 		return "interrupted"
 	}
 	return r.Outcome.String()
+}
+
+// checkPin refuses a target whose pin or signature verdict does not hold
+// (host/extension.PinFor) and records the refusal in log.
+func (j *job) checkPin(log *audit.Log) error {
+	_, err := j.ext.PinFor(j.ext.Tier(), j.o.Trust)
+	if err == nil || len(rejection.All(err)) == 0 {
+		return err
+	}
+	id, ierr := j.ext.AuditIdentity()
+	if ierr != nil {
+		return errors.Join(err, ierr)
+	}
+	caps := j.ext.Capabilities()
+	if _, lerr := log.Rejected(audit.Rejection{Extension: id, Tier: j.ext.AuditTier(), Capabilities: caps.List(), Err: err}); lerr != nil {
+		return errors.Join(err, fmt.Errorf("the refusal could not be audited: %w", lerr))
+	}
+	return err
 }
 
 // launch runs the target on req and returns its plan.
