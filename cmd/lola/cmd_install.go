@@ -16,6 +16,7 @@ import (
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/hook"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
@@ -362,6 +363,7 @@ type installHookRep struct {
 	Point       string        `json:"point"`
 	Script      string        `json:"script"`
 	Describe    string        `json:"describe"`
+	Signature   string        `json:"signature"`
 	Ran         bool          `json:"ran"`
 	Outcome     child.Outcome `json:"outcome,omitempty"`
 	ExitStatus  *int          `json:"exit_status,omitempty"`
@@ -378,7 +380,7 @@ func newInstallReport(rep install.Report, err error) installReport {
 		Forced: rep.Forced, Kept: rep.Kept, Symlinks: rep.Symlinks, Replaced: rep.Replaced, Restored: rep.Restored,
 	}
 	for _, h := range rep.Hooks {
-		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Ran: h.Ran}
+		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Signature: hook.Signature, Ran: h.Ran}
 		if h.Ran {
 			hr.Outcome, hr.ElapsedMS = h.Child.Outcome, h.Child.Elapsed.Milliseconds()
 			hr.Output, hr.Diagnostics = string(h.Child.Output), string(h.Child.Diagnostics)
@@ -442,7 +444,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 				state += fmt.Sprintf(" (exit status %d)", h.Child.ExitStatus)
 			}
 		}
-		fmt.Fprintf(out, "%s hook %s: %s\n", h.Point, extRunShown(h.Script), state)
+		fmt.Fprintf(out, "%s hook %s: %s; %s\n", h.Point, extRunShown(h.Script), hook.Signature, state)
 		installPrintUntrusted(out, "  | ", h.Child.Output)
 		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
 	}

@@ -471,6 +471,7 @@ func (j *job) runHook(ctx context.Context, log *audit.Log, i int) bool {
 	}
 	j.rep.Hooks[i].Ran, j.rep.Hooks[i].Child = true, res
 	id, err := audit.NewExtension(inv.Identity(), "")
+	id = id.WithSignature(hook.Signature)
 	if err != nil {
 		j.o.warn("hook run not logged: " + err.Error())
 		return false
