@@ -70,8 +70,9 @@ Hooks: a module's lola.yaml may declare
 over lola.yaml). A hook runs as 'bash SCRIPT' in the project directory (your
 home for scope user), with your environment plus LOLA_MODULE_NAME,
 LOLA_MODULE_PATH, LOLA_PROJECT_PATH (empty for scope user), LOLA_ASSISTANT,
-LOLA_SCOPE and LOLA_HOOK, for at most 5 minutes. Hooks are trusted native
-programs, not sandboxed; each run is in the audit log. A failing pre-install
+LOLA_SCOPE and LOLA_HOOK, for at most 5 minutes. Hooks are native and
+unsigned: lola neither verifies nor sandboxes them, they run with your own
+rights, and the output and each run's audit record say so. A failing pre-install
 hook aborts the install with nothing applied (exit 4); a failing
 post-install hook only warns.
 
@@ -99,7 +100,8 @@ audit record of one install shares one correlation id ('lola audit show
 Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
 2 usage (unknown assistant, bad scope or project, a hook outside the module, --dry-run of a
 native target); 3 the plan was rejected (nothing applied); 4 the
-pre-install hook or the target extension failed (nothing applied); 5
+pre-install hook or the target extension failed, or the target's pin or
+trust refused it (extension.changed, extension.unsigned; nothing ran); 5
 applied then rolled back; 6 rollback failed.`,
 		Example: `  # Install into the current project for Claude Code
   lola install my-skills -a claude-code
