@@ -49,7 +49,8 @@ const (
 	RuleRemoteBound         // a response or checkout over its byte or time bound
 	RuleRemoteTransportAuth // TLS or ssh host authentication failed
 
-	RuleExtensionChanged // an extension's artifact or manifest differs from what was pinned when it was added
+	RuleExtensionChanged  // an extension's artifact or manifest differs from what was pinned when it was added
+	RuleExtensionUnsigned // the trust policy requires a signature the artifact's pin or bundle does not carry
 
 	ruleEnd
 )
@@ -89,6 +90,7 @@ var ruleNames = [...]string{
 	RuleRemoteBound:         "remote.bound",
 	RuleRemoteTransportAuth: "remote.transport-auth",
 	RuleExtensionChanged:    "extension.changed",
+	RuleExtensionUnsigned:   "extension.unsigned",
 }
 
 // Rules lists every member of the vocabulary, in declaration order.

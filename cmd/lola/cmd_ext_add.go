@@ -68,7 +68,8 @@ that verifies against config.yaml's trust: section:
     keys:       [{name: alice, file: keys/alice.pub}]   # key-based bundles
     identities: [{issuer: https://..., subject_regexp: "^...$"}]  # keyless,
                 # checked against $LOLA_HOME/trusted_root.json, offline
-    require_tier1: false   # true: tier-1 modules must be signed too
+    require_tier1: false   # true: tier-1 modules must be signed too, checked
+                           # at every run (extension.unsigned, exit 4)
 --allow-unsigned installs an unsigned or unverifiable artifact anyway: the
 opt-in is recorded for exactly the pinned bytes and never carries over to a
 changed artifact. A tier-1 module is verified when a bundle is present.

@@ -16,6 +16,7 @@ import (
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/hook"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
@@ -69,8 +70,9 @@ Hooks: a module's lola.yaml may declare
 over lola.yaml). A hook runs as 'bash SCRIPT' in the project directory (your
 home for scope user), with your environment plus LOLA_MODULE_NAME,
 LOLA_MODULE_PATH, LOLA_PROJECT_PATH (empty for scope user), LOLA_ASSISTANT,
-LOLA_SCOPE and LOLA_HOOK, for at most 5 minutes. Hooks are trusted native
-programs, not sandboxed; each run is in the audit log. A failing pre-install
+LOLA_SCOPE and LOLA_HOOK, for at most 5 minutes. Hooks are native and
+unsigned: lola neither verifies nor sandboxes them, they run with your own
+rights, and the output and each run's audit record say so. A failing pre-install
 hook aborts the install with nothing applied (exit 4); a failing
 post-install hook only warns.
 
@@ -98,7 +100,8 @@ audit record of one install shares one correlation id ('lola audit show
 Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
 2 usage (unknown assistant, bad scope or project, a hook outside the module, --dry-run of a
 native target); 3 the plan was rejected (nothing applied); 4 the
-pre-install hook or the target extension failed (nothing applied); 5
+pre-install hook or the target extension failed, or the target's pin or
+trust refused it (extension.changed, extension.unsigned; nothing ran); 5
 applied then rolled back; 6 rollback failed.`,
 		Example: `  # Install into the current project for Claude Code
   lola install my-skills -a claude-code
@@ -316,10 +319,23 @@ func installExitCode(rep install.Report, err error) int {
 			return exitcode.ForChild(rep.Launched.Child)
 		}
 		return exitExtension
+	case pinRefused(err):
+		return exitExtension // as ext run: the target never ran
 	case len(rejection.All(err)) > 0:
 		return exitRejected
 	}
 	return exitInternal
+}
+
+// pinRefused reports whether err refuses a target by its pin or the trust
+// policy (extension.changed, extension.unsigned) rather than its plan.
+func pinRefused(err error) bool {
+	for _, v := range rejection.All(err) {
+		if v.Rule == schema.RuleExtensionChanged || v.Rule == schema.RuleExtensionUnsigned {
+			return true
+		}
+	}
+	return false
 }
 
 // installReport is the --json object of install and uninstall.
@@ -349,6 +365,7 @@ type installHookRep struct {
 	Point       string        `json:"point"`
 	Script      string        `json:"script"`
 	Describe    string        `json:"describe"`
+	Signature   string        `json:"signature"`
 	Ran         bool          `json:"ran"`
 	Outcome     child.Outcome `json:"outcome,omitempty"`
 	ExitStatus  *int          `json:"exit_status,omitempty"`
@@ -365,7 +382,7 @@ func newInstallReport(rep install.Report, err error) installReport {
 		Forced: rep.Forced, Kept: rep.Kept, Symlinks: rep.Symlinks, Replaced: rep.Replaced, Restored: rep.Restored,
 	}
 	for _, h := range rep.Hooks {
-		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Ran: h.Ran}
+		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Signature: hook.Signature, Ran: h.Ran}
 		if h.Ran {
 			hr.Outcome, hr.ElapsedMS = h.Child.Outcome, h.Child.Elapsed.Milliseconds()
 			hr.Output, hr.Diagnostics = string(h.Child.Output), string(h.Child.Diagnostics)
@@ -429,7 +446,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 				state += fmt.Sprintf(" (exit status %d)", h.Child.ExitStatus)
 			}
 		}
-		fmt.Fprintf(out, "%s hook %s: %s\n", h.Point, extRunShown(h.Script), state)
+		fmt.Fprintf(out, "%s hook %s: %s; %s\n", h.Point, extRunShown(h.Script), hook.Signature, state)
 		installPrintUntrusted(out, "  | ", h.Child.Output)
 		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
 	}

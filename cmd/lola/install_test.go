@@ -141,7 +141,7 @@ func TestInstallCLIAppliesRecordsAndLists(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"pre-install hook scripts/pre.sh: ok", "  | pre-install ran", "Installed sample for fake into project", "+ .claude/skills/alpha/SKILL.md", "audit correlation "} {
+	for _, want := range []string{"pre-install hook scripts/pre.sh: native, unsigned (runs unconfined as you); ok", "  | pre-install ran", "Installed sample for fake into project", "+ .claude/skills/alpha/SKILL.md", "audit correlation "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -161,6 +161,23 @@ func TestInstallCLIAppliesRecordsAndLists(t *testing.T) {
 	code, out, _ = runLola(t, "audit", "verify")
 	if code != 0 {
 		t.Errorf("audit verify: %d %s", code, out)
+	}
+	// Each hook's run record says it ran native and unsigned.
+	entries, err := audit.Read(filepath.Join(w.home, audit.FileName), audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := 0
+	for _, e := range entries {
+		if e.Run != nil && e.Run.Tier == audit.TierHook {
+			hooks++
+			if e.Run.Extension.Signature != "native, unsigned (runs unconfined as you)" {
+				t.Errorf("hook run record %s: signature %q", e.Run.Extension.Name, e.Run.Extension.Signature)
+			}
+		}
+	}
+	if hooks != 2 {
+		t.Errorf("%d hook run records, want 2", hooks)
 	}
 }
 

@@ -40,8 +40,9 @@ type ExtensionEntry struct {
 	Version string `json:"version,omitempty"`
 	SHA256  string `json:"sha256,omitempty"` // of the artifact, when known
 	// Signature is how that artifact was vouched for: "signed by
-	// <signer>", "unsigned, opted in" or "unsigned" (absent for a
-	// built-in, or an artifact named on the command line).
+	// <signer>", "unsigned, opted in" or "unsigned"; a module's hook
+	// "native, unsigned (runs unconfined as you)" (absent for a built-in,
+	// or an artifact named on the command line).
 	Signature string `json:"signature,omitempty"`
 }
 

@@ -55,7 +55,12 @@ func (e *Extension) Pinned() *LockEntry { return e.pin }
 //     installed extension with no lock entry runs in tier 1 unpinned and
 //     is refused in tier 2 (ErrNotPinnedNative);
 //   - linked (dev): tier 1 runs as built; tier 2 must carry a bundle tp
-//     verifies for its present bytes, or match the opted-in digest.
+//     verifies for its present bytes, or match the opted-in digest;
+//   - tp.RequireTier1 holds tier 1 to tier 2's rule at every run, not only
+//     at add: an installed module pinned unsigned (added while the policy
+//     was off), or not pinned at all, is refused (extension.unsigned); one
+//     opted in with --allow-unsigned runs, as pinned, for exactly the
+//     pinned bytes; a linked one must verify for its present bytes.
 func (e *Extension) PinFor(t Tier, tp TrustPolicy) (RunPin, error) {
 	a, ok := e.Artifact(t)
 	if !ok || !a.present {
@@ -66,6 +71,9 @@ func (e *Extension) PinFor(t Tier, tp TrustPolicy) (RunPin, error) {
 		if e.pin == nil {
 			if t == Tier2 {
 				return RunPin{}, fmt.Errorf("extension %s: %w", e.Name(), ErrNotPinnedNative)
+			}
+			if tp.RequireTier1 {
+				return RunPin{}, unsigned(e.Name(), "it was not added with lola ext add, so nothing pins or vouches for it")
 			}
 			return RunPin{}, nil
 		}
@@ -81,9 +89,12 @@ func (e *Extension) PinFor(t Tier, tp TrustPolicy) (RunPin, error) {
 		if err != nil {
 			return RunPin{}, changed(e.Name(), "the pin is unreadable")
 		}
+		if t == Tier1 && tp.RequireTier1 && la.Verdict != VerdictVerified && la.Verdict != VerdictOptedIn {
+			return RunPin{}, unsigned(e.Name(), "it was pinned unsigned when it was added")
+		}
 		return RunPin{Pinned: true, Sum: sum, Verdict: la.Verdict, Signer: la.Signer}, nil
 	case SourceDev:
-		if t != Tier2 {
+		if t != Tier2 && !tp.RequireTier1 {
 			return RunPin{Dev: true, Verdict: VerdictUnsigned}, nil
 		}
 		hs, err := hashFile(a.hostPath)
@@ -92,16 +103,26 @@ func (e *Extension) PinFor(t Tier, tp TrustPolicy) (RunPin, error) {
 		}
 		var sum [sha256.Size]byte
 		hex.Decode(sum[:], []byte(hs))
-		if la := e.pin.Artifacts[Tier2]; la != nil && la.SHA256 == hs && la.Verdict == VerdictOptedIn {
+		if la := e.pin.Artifacts[t]; la != nil && la.SHA256 == hs && la.Verdict == VerdictOptedIn {
 			return RunPin{Pinned: true, Sum: sum, Verdict: VerdictOptedIn, Dev: true}, nil
 		}
 		signer, err := verifyBundle(e.dir, a, hs, tp.Verifier)
 		if err != nil {
+			if t != Tier2 {
+				return RunPin{}, unsigned(e.Name()+" (linked)", "its present bytes carry no bundle the trust policy verifies: "+err.Error())
+			}
 			return RunPin{}, fmt.Errorf("extension %s (linked): artifacts.tier2: %w: %v (an opt-in covers only the bytes it was given for; link again with --allow-unsigned)", e.Name(), ErrUnsigned, err)
 		}
 		return RunPin{Pinned: true, Sum: sum, Verdict: VerdictVerified, Signer: signer, Dev: true}, nil
 	}
 	return RunPin{}, nil
+}
+
+// unsigned is the extension.unsigned refusal of a tier-1 module while
+// config.yaml's trust.require_tier1 is true.
+func unsigned(name, why string) error {
+	return fmt.Errorf("extension %s: %w", name, rejection.New(schema.RuleExtensionUnsigned,
+		"trust.require_tier1 requires a signed tier-1 module, and "+why+"; sign it (lola ext sign) and lola ext update it, or lola ext update --allow-unsigned to opt in to these exact bytes"))
 }
 
 // changed is the extension.changed refusal.

@@ -66,6 +66,12 @@ func (in Invocation) Env(environ []string) []string {
 	return out
 }
 
+// Signature is how a hook is vouched for, in the install report and in
+// its run's audit record (extension.signature): it is not — a module's
+// hook is a bash script lola neither signs, verifies nor confines, and it
+// runs with the user's own rights.
+const Signature = "native, unsigned (runs unconfined as you)"
+
 // Identity is how the audit log names a hook run: a native extension
 // called "hook:<module>:<point>".
 func (in Invocation) Identity() string {
@@ -78,7 +84,7 @@ func (in Invocation) Describe() string {
 	if dir == "" {
 		dir = "~"
 	}
-	return fmt.Sprintf("%s hook of %s: bash %s (in %s, native, deadline %s)",
+	return fmt.Sprintf("%s hook of %s: bash %s (in %s, native, unsigned, unconfined, deadline %s)",
 		in.Script.point, in.ModuleName, in.Script.rel, dir, in.deadline())
 }
 

@@ -1,9 +1,12 @@
 package install
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -295,6 +298,13 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	defer log.Close()
+	// The target's pin and the trust policy are checked before anything
+	// runs — a pre-install hook included — and a refusal is audited: an
+	// artifact that changed or that the policy no longer vouches for is a
+	// security event. launch checks again, for the bytes it runs.
+	if err := j.checkPin(log); err != nil {
+		return j.rep, err
+	}
 	if err := j.managedLinkConsent(log); err != nil {
 		return j.rep, err
 	}
@@ -464,6 +474,7 @@ func (j *job) runHook(ctx context.Context, log *audit.Log, i int) bool {
 	}
 	j.rep.Hooks[i].Ran, j.rep.Hooks[i].Child = true, res
 	id, err := audit.NewExtension(inv.Identity(), "")
+	id = id.WithSignature(hook.Signature)
 	if err != nil {
 		j.o.warn("hook run not logged: " + err.Error())
 		return false
@@ -498,6 +509,51 @@ func hookFailure(r child.Result) string {
 		return "interrupted"
 	}
 	return r.Outcome.String()
+}
+
+// checkPin refuses a target whose pin or signature verdict does not hold
+// (host/extension.PinFor) and records the refusal in log.
+func (j *job) checkPin(log *audit.Log) error {
+	rp, err := j.ext.PinFor(j.ext.Tier(), j.o.Trust)
+	if err == nil && rp.Pinned && j.ext.Tier().Native() {
+		// A native artifact is hashed here too, so one swapped since it
+		// was pinned is refused before a hook runs; a tier-1 module is
+		// hashed by the shim as it reads it (confined, it can do nothing
+		// before that check).
+		err = checkArtifactSum(j.ext, rp.Sum)
+	}
+	if err == nil || len(rejection.All(err)) == 0 {
+		return err
+	}
+	id, ierr := j.ext.AuditIdentity()
+	if ierr != nil {
+		return errors.Join(err, ierr)
+	}
+	caps := j.ext.Capabilities()
+	if _, lerr := log.Rejected(audit.Rejection{Extension: id, Tier: j.ext.AuditTier(), Capabilities: caps.List(), Err: err}); lerr != nil {
+		return errors.Join(err, fmt.Errorf("the refusal could not be audited: %w", lerr))
+	}
+	return err
+}
+
+// checkArtifactSum refuses e's artifact unless its bytes hash to want
+// (extension.changed). launch checks again on the copy it runs.
+func checkArtifactSum(e *extension.Extension, want [32]byte) error {
+	a, _ := e.Artifact(e.Tier())
+	f, err := os.Open(a.HostPath())
+	if err != nil {
+		return fmt.Errorf("extension %s: its artifact cannot be read", e.Name())
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("extension %s: its artifact cannot be read", e.Name())
+	}
+	if !bytes.Equal(h.Sum(nil), want[:]) {
+		return fmt.Errorf("extension %s: %w", e.Name(), rejection.New(schema.RuleExtensionChanged,
+			"its artifact differs from the one pinned when it was added; nothing ran (lola ext update reinstalls it from its source)"))
+	}
+	return nil
 }
 
 // launch runs the target on req and returns its plan.

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/root"
@@ -47,7 +49,7 @@ type Verifier struct {
 func New(keys []Key, ids []Identity, trustedRoot []byte) (*Verifier, error) {
 	v := &Verifier{keys: keys}
 	for _, id := range ids {
-		ci, err := verify.NewShortCertificateIdentity(id.Issuer, id.IssuerRegexp, id.Subject, id.SubjectRegexp)
+		ci, err := verify.NewShortCertificateIdentity(id.Issuer, anchor(id.IssuerRegexp), id.Subject, anchor(id.SubjectRegexp))
 		if err != nil {
 			return nil, fmt.Errorf("trust.identities: %w", err)
 		}
@@ -65,6 +67,16 @@ func New(keys []Key, ids []Identity, trustedRoot []byte) (*Verifier, error) {
 		v.trustRoot = tr
 	}
 	return v, nil
+}
+
+// anchor makes re match whole values only: config.yaml asks for ^...$,
+// but "^a|b$" passes that check and, unwrapped, matches any value starting
+// with a or ending with b. "" (no regexp) stays "".
+func anchor(re string) string {
+	if re == "" {
+		return ""
+	}
+	return "^(?:" + re + ")$"
 }
 
 // FromConfig builds the verifier of config.yaml's trust: section: key
@@ -158,16 +170,33 @@ func (v *Verifier) Verify(digest [sha256.Size]byte, bundleJSON []byte) (string, 
 	if err != nil {
 		return "", err
 	}
-	opts := make([]verify.PolicyOption, 0, len(v.identities))
-	for _, ci := range v.identities {
-		opts = append(opts, verify.WithCertificateIdentity(ci))
-	}
-	res, err := ver.Verify(&b, verify.NewPolicy(art, opts...))
+	// The signature, chain, log entry and observed time are verified first
+	// and the identity matched after, so a refusal says which: a bundle
+	// that verifies but names a stranger is refused by the name it carries.
+	res, err := ver.Verify(&b, verify.NewPolicy(art, verify.WithoutIdentitiesUnsafe()))
 	if err != nil {
 		return "", fmt.Errorf("keyless bundle does not verify: %w", err)
 	}
-	if c := res.Signature; c != nil && c.Certificate != nil {
-		return "identity " + c.Certificate.SubjectAlternativeName + " (" + c.Certificate.Issuer + ")", nil
+	if res.Signature == nil || res.Signature.Certificate == nil {
+		return "", errors.New("keyless bundle does not verify: no certificate")
 	}
-	return "identity", nil
+	c := res.Signature.Certificate
+	if _, err := verify.CertificateIdentities(v.identities).Verify(*c); err != nil {
+		return "", fmt.Errorf("no trusted identity matches: subject %s (issuer %s) signed it; config.yaml trust.identities trusts %s",
+			oneLine(c.SubjectAlternativeName), oneLine(c.Issuer), strings.Join(v.names, ", "))
+	}
+	return "identity " + oneLine(c.SubjectAlternativeName) + " (" + oneLine(c.Issuer) + ")", nil
+}
+
+// oneLine bounds a certificate value for messages and the audit log: a
+// certificate is attacker-chosen until its identity matched, so control
+// characters are escaped and the length bounded.
+func oneLine(s string) string {
+	const max = 200
+	q := strconv.QuoteToASCII(s)
+	q = q[1 : len(q)-1]
+	if len(q) > max {
+		q = q[:max] + "..."
+	}
+	return q
 }
