@@ -36,12 +36,13 @@ type installFlags struct {
 	replaceLink bool
 	workspace   string
 	verbose     bool
+	context     []string
 }
 
 func newInstallCmd() *cobra.Command {
 	var f installFlags
 	c := &cobra.Command{
-		Use:   "install MODULE [-a ASSISTANT] [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--json] [PROJECT]",
+		Use:   "install MODULE [-a ASSISTANT] [--scope project|user] [--dry-run] [--pre-install SCRIPT] [--post-install SCRIPT] [--append-context PATH]... [--json] [PROJECT]",
 		Short: "Install a module's skills, commands, agents and instructions for an assistant",
 		Long: `Install MODULE (added with 'lola mod add') into the files ASSISTANT reads;
 without -a, for every assistant target lola knows (but copilot-cli, whose
@@ -81,6 +82,19 @@ without running them, and changes nothing. It needs a tier-1 (WASI) target:
 a native target would run unconfined before lola saw its plan, so it is
 refused (exit 2).
 
+--append-context PATH (repeatable) installs, instead of the module's
+instructions (AGENTS.md), one line per PATH for the assistant to follow:
+  Read the module context from ` + "`PATH`" + `
+so the agent reads the file itself and the links in it resolve where it
+lies. A relative PATH is read from the module's root in the store
+($LOLA_HOME/modules/MODULE; e.g. module/AGENTS.md), an absolute one as
+given. The line names the file relative to the project when it is inside
+it, absolutely otherwise; a file given twice is named once, and empty
+paths are skipped. A PATH that does not exist refuses the whole install,
+naming it, with nothing changed (exit 2). A module without instructions
+gets nothing from it. installed.yml records the paths (append_context),
+'lola update' installs them again, and 'lola list' shows them.
+
 Lola never replaces, renames or deletes a file it did not write: a plan
 that would change an existing file installed.yml does not record as lola's
 (with the content lola wrote) is refused whole with conflict.unowned
@@ -98,8 +112,8 @@ audit record of one install shares one correlation id ('lola audit show
 --correlation ID').
 
 Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
-2 usage (unknown assistant, bad scope or project, a hook outside the module, --dry-run of a
-native target); 3 the plan was rejected (nothing applied); 4 the
+2 usage (unknown assistant, bad scope or project, a hook outside the module,
+an --append-context file not found, --dry-run of a native target); 3 the plan was rejected (nothing applied); 4 the
 pre-install hook or the target extension failed, or the target's pin or
 trust refused it (extension.changed, extension.unsigned; nothing ran); 5
 applied then rolled back; 6 rollback failed.`,
@@ -114,6 +128,10 @@ applied then rolled back; 6 rollback failed.`,
 
   # Take over a .claude/commands/bump.md you wrote yourself (audited)
   lola install my-skills -a claude-code --force
+
+  # Have the agent read the module's own AGENTS.md where its links resolve,
+  # and a team guide besides
+  lola install my-skills -a claude-code --append-context module/AGENTS.md --append-context /opt/guidelines.md
 
   # Machine-readable result
   lola install my-skills -a gemini-cli --json
@@ -136,6 +154,7 @@ applied then rolled back; 6 rollback failed.`,
 	fl.BoolVarP(&f.force, "force", "f", false, "take over existing files lola did not write (audited; refused by default)")
 	fl.BoolVar(&f.replaceLink, "replace-symlinks", false, "replace symbolic links on paths the install writes (audited; uninstall restores them)")
 	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace: a name (~/.openclaw/workspace-NAME) or a path; default ~/.openclaw/workspace (only with -a openclaw)")
+	fl.StringArrayVar(&f.context, "append-context", nil, "instead of the module's instructions, a line telling the assistant to read PATH (module-relative or absolute; repeatable)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every change (lola always does; accepted for today's Lola's scripts)")
 	return c
 }
@@ -152,6 +171,7 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	o.Assistant, o.DryRun = f.assistant, f.dryRun
 	o.PreInstall, o.PostInstall = f.preInstall, f.postInstall
 	o.Force, o.ReplaceSymlinks = f.force, f.replaceLink
+	o.AppendContext = f.context
 	if err := openClawRoot(&o, f.assistant, f.workspace, len(args) > 1); err != nil {
 		return err
 	}
@@ -310,7 +330,8 @@ func installExitCode(rep install.Report, err error) int {
 		return exitInternal // today's Lola exits 1 for an unknown module
 	case errors.Is(err, install.ErrUsage),
 		errors.Is(err, install.ErrUnknownAssistant), errors.Is(err, install.ErrHookInvalid),
-		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled):
+		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled),
+		errors.Is(err, install.ErrAppendContext):
 		return exitUsage
 	case errors.Is(err, install.ErrPreInstallFailed):
 		return exitExtension

@@ -53,10 +53,11 @@ listed.`,
 					Agents          []string `json:"agents"`
 					MCPs            []string `json:"mcps"`
 					HasInstructions bool     `json:"has_instructions"`
+					AppendContext   []string `json:"append_context,omitempty"`
 				}
 				list := []jsonRecord{}
 				for _, r := range recs {
-					list = append(list, jsonRecord{r.Module, r.Assistant, r.Scope, r.ProjectPath, listNonNil(r.Skills), listNonNil(r.Commands), listNonNil(r.Agents), listNonNil(r.MCPs), r.HasInstructions})
+					list = append(list, jsonRecord{r.Module, r.Assistant, r.Scope, r.ProjectPath, listNonNil(r.Skills), listNonNil(r.Commands), listNonNil(r.Agents), listNonNil(r.MCPs), r.HasInstructions, r.AppendContext})
 				}
 				return jsonOrInternal(out, map[string]any{"installations": list})
 			}
@@ -85,11 +86,15 @@ listed.`,
 				if len(parts) > 0 {
 					fmt.Fprintf(out, "  %s\n", strings.Join(parts, "; "))
 				}
+				if len(r.AppendContext) > 0 {
+					// As today's Lola lists it, per install.
+					fmt.Fprintf(out, "  append-context (%s): %s\n", modPrintable(r.Assistant), modPrintable(strings.Join(r.AppendContext, ", ")))
+				}
 			}
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, `print {"installations": [{"module", "assistant", "scope", "project_path", "skills", "commands", "agents", "mcps", "has_instructions"}]}`)
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"installations": [{"module", "assistant", "scope", "project_path", "skills", "commands", "agents", "mcps", "has_instructions", "append_context"}]}`)
 	c.Flags().StringVarP(&assistant, "assistant", "a", "", "only installs for this assistant")
 	return c
 }

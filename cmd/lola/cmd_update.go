@@ -25,7 +25,9 @@ func newUpdateCmd() *cobra.Command {
 only ASSISTANT's, when given) from the module's current content in the
 store: after 'lola mod update', or after editing a module. Each install is
 one plan through its assistant's target extension, validated whole and
-applied atomically, as 'lola install' does (its hooks run again).
+applied atomically, as 'lola install' does (its hooks run again, and an
+install made with --append-context references the same paths again; one
+no longer there stops the run at that install, exit 2).
 
 The installs run one after the other and share one audit correlation id
 ('lola audit show --correlation ID'). The first one that fails stops the

@@ -11,6 +11,9 @@
 //     home for scope user;
 //  3. builds the request {protocol 1, operation install, assistant, scope,
 //     modules: [the module's files], current: the target's managed files};
+//     with Options.AppendContext (--append-context) the module's
+//     instructions in it are one reference line per path instead
+//     (appendcontext.go), so no target needs to know the flag;
 //  4. runs the pre-install hook (tier 2; a failure aborts with nothing
 //     applied), runs the target extension, takes its plan through
 //     pipeline.Apply with the extension's capabilities and effective path

@@ -59,6 +59,10 @@ type job struct {
 	// signature is how the target's artifact was vouched for, for the
 	// audit record (extension.RunPin.Describe).
 	signature string
+	// instructions is the instructions text handed to the target when
+	// --append-context replaced the module's (contextApplied).
+	instructions   []byte
+	contextApplied bool
 }
 
 // Install installs o.Module for o.Assistant (see the package doc). The
@@ -194,6 +198,11 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 	m, err := j.mod.Schema(module.DefaultBounds())
 	if err != nil {
 		return j, err
+	}
+	if op == schema.OperationInstall {
+		if err := j.applyAppendContext(&m); err != nil {
+			return j, err
+		}
 	}
 	j.req = schema.Request{
 		Protocol: 1, Operation: op, Assistant: o.Assistant, Scope: j.scope,
@@ -757,6 +766,18 @@ func mergeSorted(a, b []string) []string {
 
 // record is the installed.yml entry of this install: what the applied plan
 // really wrote (recordFromPlan), in today's Lola's shape.
+//
+// With --append-context the instructions looked for are the reference
+// lines, and the paths are recorded as given (append_context), so that
+// lola update installs them again.
 func (j *job) record() Record {
-	return recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied)
+	text := j.instructions
+	if !j.contextApplied {
+		text = instructionsText(j.mod)
+	}
+	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text)
+	if len(j.o.AppendContext) > 0 {
+		r.AppendContext = append(stringList(nil), j.o.AppendContext...)
+	}
+	return r
 }

@@ -32,6 +32,11 @@ type Options struct {
 	// --post-install scripts (module-relative); they win over lola.yaml.
 	PreInstall, PostInstall string
 
+	// AppendContext is the CLI's --append-context paths (install only;
+	// see applyAppendContext): the module's instructions are replaced by a
+	// reference to each, and installed.yml records them as given.
+	AppendContext []string
+
 	// DryRun resolves and checks everything and changes nothing.
 	DryRun bool
 	// Force (install only) lets the plan change or remove existing files

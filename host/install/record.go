@@ -29,13 +29,14 @@ const recordMaxInstructions = 1 << 20
 //     it: a path component equal to its name, or a file whose stem is the
 //     name or ends in "-<name>" (a module-prefixed file);
 //   - has_instructions is true when the module has instructions and some
-//     file p writes holds their text;
+//     file p writes holds instructions, their text as handed to the target
+//     (the module's AGENTS.md, trimmed, or the --append-context lines);
 //   - an MCP server is listed when some JSON file p writes holds its name
 //     as a string (the assistant's MCP config).
 //
 // Non-guarantee: this reads the plan, not the target's intent; a target
 // that rewrites an item's name beyond a prefix is not recognised.
-func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.Plan) Record {
+func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.Plan, instructions []byte) Record {
 	r := Record{
 		Module: m.Name().String(), Assistant: assistant, Scope: scope,
 		Skills: []string{}, Commands: []string{}, Agents: []string{}, MCPs: []string{},
@@ -106,7 +107,7 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 		}
 	}
 	if l.Instructions {
-		if text := instructionsText(m); len(text) > 0 {
+		if text := bytes.TrimSpace(instructions); len(text) > 0 {
 			for _, w := range ws {
 				if bytes.Contains(w.body, text) {
 					r.HasInstructions = true

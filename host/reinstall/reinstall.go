@@ -15,6 +15,9 @@
 //   - An install whose project directory no longer exists is not run and
 //     is reported as Stale (it cannot be reached; nothing is changed).
 //   - Every audit record of the run carries Result.Correlation.
+//   - An install recorded with append_context (lola install
+//     --append-context) installs the same references again; a path gone
+//     since refuses that install (install.ErrAppendContext).
 //   - What the new version no longer has (a skill, command or agent the
 //     old record lists and the new one does not) is removed: the files
 //     lola recorded writing for it, when they still hold exactly what lola
@@ -94,6 +97,9 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 		o := base
 		o.Module, o.Assistant, o.Scope = r.Module, r.Assistant, schema.Scope(r.Scope)
 		o.Project, o.Correlation = "", res.Correlation
+		// The install is run again as it was asked for: its
+		// --append-context paths with it (today's Lola's update does so).
+		o.AppendContext = r.AppendContext
 		if o.Scope != schema.ScopeUser {
 			o.Project = r.ProjectPath
 			if st, err := os.Stat(r.ProjectPath); r.ProjectPath == "" || err != nil || !st.IsDir() {

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lola-pm/lola/host/install"
+)
+
+// contextSource is a module laid out as today's Lola's docs describe
+// --append-context for: content under module/, instructions that link to
+// a file beside them.
+var contextSource = map[string]string{
+	"module/AGENTS.md":              "Follow the conventions in `context/conventions.md`\n",
+	"module/context/conventions.md": "Tabs, not spaces.\n",
+}
+
+// instructionsFileOf is where each assistant's target puts a module's
+// instructions, and how it wraps them.
+var instructionsFileOf = map[string]struct {
+	path string
+	wrap func(module, text string) string
+}{
+	"claude-code": {"CLAUDE.md", managedSection},
+	"gemini-cli":  {"GEMINI.md", managedSection},
+	"cursor": {".cursor/rules/kit-instructions.mdc", func(module, text string) string {
+		return "---\ndescription: " + module + " module instructions\nglobs:\nalwaysApply: true\n---\n\n" + text
+	}},
+}
+
+func managedSection(module, text string) string {
+	return "<!-- lola:instructions:start -->\n<!-- lola:module:" + module + ":start -->\n" + text +
+		"\n<!-- lola:module:" + module + ":end -->\n<!-- lola:instructions:end -->\n"
+}
+
+// Through the built CLI, for Claude Code, Cursor and Gemini CLI: the
+// instructions become one reference per --append-context path (the
+// module's file in the store absolutely, a project file relative to the
+// project; a repeat once, an empty one skipped), installed.yml records the
+// paths as given, lola list shows them, lola update installs the same
+// references again after the module changed and refuses (exit 2, nothing
+// changed) once a path is gone, and uninstall removes the file and the
+// record.
+func TestEndToEndAppendContext(t *testing.T) {
+	exe, _ := builtLola(t)
+	for assistant, where := range instructionsFileOf {
+		t.Run(assistant, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "kit")
+			modWriteFiles(t, src, contextSource)
+			modWriteFiles(t, project, map[string]string{"docs/team.md": "Be kind.\n"})
+			env := []string{"LOLA_HOME=" + home}
+			if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+				t.Fatalf("mod add: %+v", r)
+			}
+			given := []string{"module/AGENTS.md", filepath.Join(project, "docs/team.md"), "module/AGENTS.md", ""}
+			args := []string{"install", "kit", "-a", assistant}
+			for _, g := range given {
+				args = append(args, "--append-context", g)
+			}
+			if r := runBuilt(t, exe, env, append(args, project)...); r.code != 0 {
+				t.Fatalf("install: %+v", r)
+			}
+			stored, err := filepath.EvalSymlinks(filepath.Join(home, "modules", "kit", "module", "AGENTS.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := where.wrap("kit", "Read the module context from `"+stored+"`\nRead the module context from `docs/team.md`")
+			file := filepath.Join(project, filepath.FromSlash(where.path))
+			if got := readFileOr(file); got != want {
+				t.Fatalf("%s =\n%s\nwant\n%s", where.path, got, want)
+			}
+
+			// installed.yml: today's shape, the paths as given.
+			raw, _ := os.ReadFile(filepath.Join(home, "installed.yml"))
+			if !strings.Contains(string(raw), "append_context:\n") {
+				t.Errorf("installed.yml has no append_context list:\n%s", raw)
+			}
+			reg, err := install.ReadRegistry(home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs := reg.Find("kit", assistant, "project", project)
+			if len(recs) != 1 || strings.Join(recs[0].AppendContext, "|") != strings.Join(given, "|") || !recs[0].HasInstructions {
+				t.Fatalf("record = %+v", recs)
+			}
+
+			r := runBuilt(t, exe, env, "list")
+			if r.code != 0 || !strings.Contains(r.out, "  append-context ("+assistant+"): module/AGENTS.md, "+filepath.Join(project, "docs/team.md")+", module/AGENTS.md, \n") {
+				t.Errorf("list: %+v", r)
+			}
+			r = runBuilt(t, exe, env, "list", "--json")
+			var listed struct {
+				Installations []struct {
+					AppendContext []string `json:"append_context"`
+				} `json:"installations"`
+			}
+			if err := json.Unmarshal([]byte(r.out), &listed); err != nil || len(listed.Installations) != 1 || strings.Join(listed.Installations[0].AppendContext, "|") != strings.Join(given, "|") {
+				t.Errorf("list --json: %v %s", err, r.out)
+			}
+
+			// A new version of the module: update keeps the references.
+			modWriteFiles(t, src, map[string]string{"module/AGENTS.md": "Something else entirely.\n"})
+			for _, a := range [][]string{{"mod", "update", "kit"}, {"update", "kit"}} {
+				if r := runBuilt(t, exe, env, a...); r.code != 0 {
+					t.Fatalf("%v: %+v", a, r)
+				}
+			}
+			if got := readFileOr(file); got != want {
+				t.Fatalf("after update %s =\n%s\nwant\n%s", where.path, got, want)
+			}
+
+			// Hostile: a path gone since refuses the update, naming it.
+			if err := os.Remove(filepath.Join(project, "docs/team.md")); err != nil {
+				t.Fatal(err)
+			}
+			before, regBefore := modeTree(t, project), string(mustRead(t, filepath.Join(home, "installed.yml")))
+			r = runBuilt(t, exe, env, "update", "kit")
+			if r.code != exitUsage || !strings.Contains(r.err, "context file not found: "+filepath.Join(project, "docs/team.md")) {
+				t.Fatalf("update with a context file gone: exit %d, want %d naming it\n%s%s", r.code, exitUsage, r.out, r.err)
+			}
+			if d := treeDiff(before, modeTree(t, project)); d != "" {
+				t.Fatalf("a refused update changed the project:\n%s", d)
+			}
+			if got := string(mustRead(t, filepath.Join(home, "installed.yml"))); got != regBefore {
+				t.Fatalf("a refused update changed installed.yml:\n%s", got)
+			}
+
+			if r := runBuilt(t, exe, env, "uninstall", "kit", "-a", assistant, project); r.code != 0 {
+				t.Fatalf("uninstall: %+v", r)
+			}
+			if got := readFileOr(file); got != "" {
+				t.Errorf("after uninstall %s = %q", where.path, got)
+			}
+			if reg, _ := install.ReadRegistry(home); len(reg.All()) != 0 {
+				t.Errorf("records after uninstall: %+v", reg.All())
+			}
+		})
+	}
+}
+
+// Hostile, through the CLI: a context file that does not exist refuses
+// the install — for one assistant and for every assistant (no -a) — with
+// exit 2 and a message naming it; the project is untouched and
+// installed.yml is not written.
+func TestEndToEndAppendContextMissingFileRefusesTheInstall(t *testing.T) {
+	exe, _ := builtLola(t)
+	base := t.TempDir()
+	home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "kit")
+	modWriteFiles(t, src, contextSource)
+	modWriteFiles(t, project, map[string]string{"CLAUDE.md": "# Mine\n"})
+	env := []string{"LOLA_HOME=" + home}
+	if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	before := modeTree(t, project)
+	for _, args := range [][]string{
+		{"install", "kit", "-a", "claude-code", "--append-context", "module/AGENTS.md", "--append-context", "module/NOPE.md", project},
+		{"install", "kit", "--append-context", "module/NOPE.md", project},
+	} {
+		r := runBuilt(t, exe, env, args...)
+		if r.code != exitUsage || !strings.Contains(r.err, "context file not found: module/NOPE.md") || strings.Contains(r.out, "Installed") {
+			t.Fatalf("%v: exit %d, want %d naming module/NOPE.md\n%s%s", args, r.code, exitUsage, r.out, r.err)
+		}
+		if d := treeDiff(before, modeTree(t, project)); d != "" {
+			t.Fatalf("%v changed the project:\n%s", args, d)
+		}
+		if _, err := os.Stat(filepath.Join(home, "installed.yml")); err == nil {
+			t.Fatalf("%v wrote installed.yml", args)
+		}
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
