@@ -14,7 +14,7 @@ func init() { modCommands = append(modCommands, newModRmCmd) }
 func newModRmCmd() *cobra.Command {
 	var force bool
 	c := &cobra.Command{
-		Use:   "rm NAME [--force]",
+		Use:   "rm NAME [-f|--force]",
 		Short: "Remove a module from the store",
 		Long: `Remove a module from the store. While $LOLA_HOME/installed.yml lists an
 install of it, rm refuses (uninstall first, or --force to remove it anyway;
@@ -44,6 +44,6 @@ Exit status: 0 removed; 1 no such module; 2 bad name, or still installed.`,
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&force, "force", false, "remove even while installed.yml lists installs of it")
+	c.Flags().BoolVarP(&force, "force", "f", false, "remove even while installed.yml lists installs of it")
 	return c
 }

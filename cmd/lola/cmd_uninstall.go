@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
+	"bufio"
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,12 +20,14 @@ type uninstallFlags struct {
 	dryRun    bool
 	json      bool
 	workspace string
+	force     bool
+	verbose   bool
 }
 
 func newUninstallCmd() *cobra.Command {
 	var f uninstallFlags
 	c := &cobra.Command{
-		Use:   "uninstall MODULE [-a ASSISTANT] [--scope project|user] [--dry-run] [--json] [PROJECT]",
+		Use:   "uninstall MODULE [-a ASSISTANT] [-f] [--scope project|user] [--dry-run] [--json] [PROJECT]",
 		Short: "Remove what 'lola install' put in place for a module",
 		Long: `Remove MODULE from the files ASSISTANT reads, in PROJECT (default: the
 current directory) or, with --scope user, in your home.
@@ -42,7 +44,12 @@ created, is kept and named in the output. Symbolic links the install
 replaced (--replace-symlinks) are put back once their directory is empty.
 
 Without -a, every assistant installed.yml records for MODULE in that scope
-and project is uninstalled, one after the other.
+and project is uninstalled, one after the other. When that is more than
+one, lola asks first at a terminal ("Uninstall all? [y/N]"); without a
+terminal it refuses (exit 2) unless -f/--force says to uninstall them all.
+
+Every removed file is listed; -v/--verbose is accepted for today's Lola's
+scripts and lists nothing more.
 
 --dry-run shows the tree diff and changes nothing (tier-1 targets only).
 
@@ -52,8 +59,8 @@ assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
 		Example: `  # Remove my-skills from Claude Code in this project
   lola uninstall my-skills -a claude-code
 
-  # From every assistant it was installed for in ~/work/app
-  lola uninstall my-skills ~/work/app
+  # From every assistant it was installed for in ~/work/app, without asking
+  lola uninstall my-skills -f ~/work/app
 
   # Preview a user-scope uninstall
   lola uninstall my-skills -a cursor --scope user --dry-run`,
@@ -68,6 +75,8 @@ assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
 	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace, as for lola install (only with -a openclaw)")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the tree diff; change nothing")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per assistant")
+	fl.BoolVarP(&f.force, "force", "f", false, "without -a, uninstall every assistant recorded here without asking")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "accepted for today's Lola's scripts: every removed file is listed anyway")
 	return c
 }
 
@@ -82,8 +91,12 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	}
 	assistants := []string{f.assistant}
 	if f.assistant == "" {
-		if assistants, err = uninstallAssistants(o); err != nil {
-			return err
+		if assistants, err = install.InstalledAssistants(o); err != nil {
+			return withCode(installExitCode(install.Report{}, err), err)
+		}
+		if len(assistants) > 1 && !f.force && !f.dryRun && !confirmUninstallAll(cmd, o.Module, assistants) {
+			return withCode(exitUsage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",
+				o.Module, len(assistants), strings.Join(assistants, ", ")))
 		}
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -98,42 +111,15 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	return nil
 }
 
-// uninstallAssistants lists the assistants installed.yml records for the
-// module in the scope and project of o.
-func uninstallAssistants(o install.Options) ([]string, error) {
-	reg, err := install.ReadRegistry(o.Home)
-	if err != nil {
-		return nil, withCode(exitInternal, err)
+// confirmUninstallAll asks at a terminal whether to uninstall module for
+// every one of assistants; without a terminal on both ends it is no.
+func confirmUninstallAll(cmd *cobra.Command, module string, assistants []string) bool {
+	in, errOut := cmd.InOrStdin(), cmd.ErrOrStderr()
+	if !installIsTerminal(in) || !installIsTerminal(errOut) {
+		return false
 	}
-	project := ""
-	if o.Scope != "user" {
-		dir := o.Project
-		if dir == "" {
-			dir = "."
-		}
-		if project, err = uninstallAbsDir(dir); err != nil {
-			return nil, withCode(exitUsage, err)
-		}
-	}
-	var out []string
-	for _, r := range reg.Find(o.Module, "", string(o.Scope), "") {
-		if r.ProjectPath == project {
-			out = append(out, r.Assistant)
-		}
-	}
-	if len(out) == 0 {
-		return nil, withCode(exitUsage, fmt.Errorf("%s is not installed in this %s scope (see lola list)", o.Module, o.Scope))
-	}
-	return out, nil
-}
-
-func uninstallAbsDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", errors.New("the project directory does not exist or is not a directory")
-	}
-	return abs, nil
+	fmt.Fprintf(errOut, "%s is installed here for %s.\nUninstall all? [y/N] ", module, strings.Join(assistants, ", "))
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(line))
+	return a == "y" || a == "yes"
 }

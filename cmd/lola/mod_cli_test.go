@@ -204,8 +204,8 @@ func TestModRmRefusesWhileInstalled(t *testing.T) {
 	if got := modStoreEntries(t, home); len(got) != 1 {
 		t.Fatalf("refused rm changed the store: %v", got)
 	}
-	if code, _, errs := runModCLI(t, "rm", "m", "--force"); code != exitOK {
-		t.Fatalf("rm --force: %d %q", code, errs)
+	if code, _, errs := runModCLI(t, "rm", "m", "-f"); code != exitOK {
+		t.Fatalf("rm -f: %d %q", code, errs)
 	}
 	if code, _, _ := runModCLI(t, "rm", "m"); code != exitUsage {
 		t.Fatalf("rm of a missing module: %d", code)

@@ -280,3 +280,41 @@ func e2eRender(tree map[string]string) string {
 	}
 	return b.String()
 }
+
+// Without -a, an uninstall that would act on more than one assistant asks
+// first, as today's Lola does; with no terminal it refuses (exit 2),
+// naming the assistants and -f, and changes nothing. -f uninstalls them
+// all; one recorded assistant needs no -f; -v is accepted.
+func TestUninstallWithoutAssistantNeedsForceForMany(t *testing.T) {
+	exe, _ := builtLola(t)
+	w := newUpstreamScenarioWorld(t, exe, upstreamScenario{given: []string{"module", "registered"}})
+	for _, a := range []string{"claude-code", "cursor"} {
+		if r := w.run(t, "install", "my-module", "-a", a); r.code != 0 {
+			t.Fatalf("install -a %s: %+v", a, r)
+		}
+	}
+	before := modeTree(t, w.project)
+	reg, _ := os.ReadFile(filepath.Join(w.home, "installed.yml"))
+	r := w.run(t, "uninstall", "my-module")
+	if r.code != exitUsage || !strings.Contains(r.err, "claude-code, cursor") || !strings.Contains(r.err, "-f/--force") {
+		t.Fatalf("uninstall of two without -f: %+v", r)
+	}
+	if d := treeDiff(before, modeTree(t, w.project)); d != "" {
+		t.Fatalf("a refused uninstall changed the project:\n%s", d)
+	}
+	if after, _ := os.ReadFile(filepath.Join(w.home, "installed.yml")); string(after) != string(reg) {
+		t.Fatal("a refused uninstall changed installed.yml")
+	}
+	if r := w.run(t, "uninstall", "my-module", "-f", "-v"); r.code != 0 || strings.Count(r.out, "Uninstalled my-module") != 2 {
+		t.Fatalf("uninstall -f: %+v", r)
+	}
+	if ents, _ := os.ReadDir(w.project); len(ents) != 0 {
+		t.Fatalf("uninstall -f left %v", ents)
+	}
+	if r := w.run(t, "install", "my-module", "-a", "cursor"); r.code != 0 {
+		t.Fatal(r)
+	}
+	if r := w.run(t, "uninstall", "my-module"); r.code != 0 || !strings.Contains(r.out, "Uninstalled my-module for cursor") {
+		t.Fatalf("uninstall of the only install without -a: %+v", r)
+	}
+}
