@@ -89,6 +89,11 @@ type Added struct {
 //     extension: ErrExists) and the lock rewritten atomically. On any
 //     error $LOLA_HOME is as it was.
 func Add(home, source string, o AddOptions) (*Added, error) {
+	unlock, err := holdLockMutex(home)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	lock, err := ReadLock(home)
 	if err != nil {
 		return nil, err
@@ -274,6 +279,11 @@ func within(p, dir string) bool {
 // first: an unpinned directory left by a crash is refused at run, never
 // run unpinned.
 func Remove(home, name string) error {
+	unlock, err := holdLockMutex(home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	lock, err := ReadLock(home)
 	if err != nil {
 		return err
@@ -303,6 +313,11 @@ func Remove(home, name string) error {
 // the same signature checks as Add; an existing pin of that name is
 // replaced. It is for migrations and tests; it trusts the bytes present.
 func Adopt(home, name string, o AddOptions) (*Added, error) {
+	unlock, err := holdLockMutex(home)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	lock, err := ReadLock(home)
 	if err != nil {
 		return nil, err

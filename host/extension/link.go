@@ -25,6 +25,11 @@ import (
 // The path is recorded absolute; it is the user's own directory and is
 // shown to the user only.
 func Link(home, dir string, o AddOptions) (*Added, error) {
+	unlock, err := holdLockMutex(home)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, errors.New("cannot resolve the directory")

@@ -64,6 +64,11 @@ func Widen(old, new *Extension) Widening {
 // version and its pin are untouched (ErrNotAccepted for a refused
 // widening). A linked development directory has nothing to update.
 func Update(home, name string, o AddOptions) (*Added, error) {
+	unlock, err := holdLockMutex(home)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	lock, err := ReadLock(home)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/lola-pm/lola/host/internal/filelock"
 	"github.com/lola-pm/lola/host/internal/strictyaml"
 )
 
@@ -147,20 +148,13 @@ func withRegistryLocked(home string, fn func(*Registry) error) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
 	}
-	lf, err := os.OpenFile(filepath.Join(home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("%s lock: %w", InstalledFile, stripPath(err))
-	}
-	defer lf.Close()
-	if err := lockExclusive(lf); err != nil {
-		return fmt.Errorf("%s lock: %w", InstalledFile, stripPath(err))
-	}
-	defer unlock(lf)
-	reg, err := ReadRegistry(home)
-	if err != nil {
-		return err
-	}
-	return fn(reg)
+	return filelock.WithExclusive(filepath.Join(home, lockName), func() error {
+		reg, err := ReadRegistry(home)
+		if err != nil {
+			return err
+		}
+		return fn(reg)
+	})
 }
 
 // Registry is installed.yml as read from one $LOLA_HOME.
