@@ -257,9 +257,10 @@ carries its token there), so such a source cannot be fetched as recorded:
 name it again with --from, which also moves an extension to a new source
 (the new version must have the same name). The pin then records --from.
 
-Exit status: 0 updated; 2 refused (widening not accepted, unsigned native
-artifact, no such extension, source not fetched); 3 a rule or bound refused
-the source (path.*, remote.*, module.*).`,
+Exit status: 0 updated; 1 the remote client could not be set up; 2 refused
+(widening not accepted, unsigned native artifact, no such extension, a
+redacted source without --from, source not fetched); 3 a rule or bound
+refused the source (path.*, remote.*, module.*).`,
 		Example: `  # Re-fetch from the recorded source
   lola ext update my-target
 
