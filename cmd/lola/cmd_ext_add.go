@@ -2,15 +2,19 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/host/signature"
 )
 
@@ -27,10 +31,64 @@ func extTrust(st *lolaState) (extension.TrustPolicy, error) {
 	return extension.TrustPolicy{Verifier: v, RequireTier1: st.cfg.Trust().RequireTier1()}, nil
 }
 
+// extRemote gives o host/remote's client for an https or git source,
+// built from config.yaml's remote policy, credentials and cache only when
+// a source is fetched or cloned: adding a local directory touches none of
+// them. It says on errOut what it fetches (the URL redacted).
+func extRemote(st *lolaState, o *extension.AddOptions, errOut io.Writer) {
+	l := &extLazyRemote{st: st, errOut: errOut}
+	o.Fetcher, o.Cloner = l, l
+}
+
+// extLazyRemote is a module.Fetcher and module.Cloner that builds the
+// remote client on first use; a client that cannot be built is an
+// internal error (exit 1), not a refusal of the source.
+type extLazyRemote struct {
+	st     *lolaState
+	errOut io.Writer
+	c      *remote.Client
+}
+
+func (l *extLazyRemote) client() (*remote.Client, error) {
+	if l.c == nil {
+		c, err := l.st.remoteClient()
+		if err != nil {
+			return nil, withCode(exitInternal, err)
+		}
+		l.c = c
+	}
+	return l.c, nil
+}
+
+func (l *extLazyRemote) Fetch(ctx context.Context, req remote.FetchRequest, dst *os.File, obs remote.HopObserver) (remote.FetchReport, error) {
+	c, err := l.client()
+	if err != nil {
+		return remote.FetchReport{}, err
+	}
+	fmt.Fprintln(l.errOut, "fetching", remote.RedactURL(req.Fetch.URL), "...")
+	return c.Fetch(ctx, req, dst, obs)
+}
+
+func (l *extLazyRemote) Clone(ctx context.Context, req remote.CloneRequest, dir string, obs remote.HopObserver) (remote.CloneReport, error) {
+	c, err := l.client()
+	if err != nil {
+		return remote.CloneReport{}, err
+	}
+	fmt.Fprintln(l.errOut, "cloning", remote.RedactURL(req.Clone.URL), "...")
+	return c.Clone(ctx, req, dir, obs)
+}
+
 // extAddExit maps an add/update/link error to the closed exit codes: a
-// rule (path.*, extension.changed) is 3, everything else a usage error.
+// rule (path.*, remote.*, extension.changed) or an intake bound
+// (module.*) is 3, as 'mod add' exits for them; everything else a usage
+// error.
 func extAddExit(verb string, err error) error {
-	if len(rejection.All(err)) > 0 {
+	var xe *exitError
+	if errors.As(err, &xe) {
+		return withCode(xe.code, fmt.Errorf("ext %s: %w", verb, err))
+	}
+	var le *module.LimitError
+	if len(rejection.All(err)) > 0 || errors.As(err, &le) {
 		return withCode(exitRejected, fmt.Errorf("ext %s: %w", verb, err))
 	}
 	return withCode(exitUsage, fmt.Errorf("ext %s: %w", verb, err))
@@ -45,21 +103,34 @@ func newExtAddCmd() *cobra.Command {
 	var f extAddFlags
 	c := &cobra.Command{
 		Use:   "add [--name N] [--allow-unsigned] SOURCE",
-		Short: "Install an extension from a built directory or an archive, and pin it",
+		Short: "Install an extension from a directory, an archive, an https archive URL or a git URL, and pin it",
 		Long: `Install the extension at SOURCE into $LOLA_HOME/extensions/<name>/ and pin
 it in $LOLA_HOME/extensions.lock.
 
-SOURCE is a built extension directory (lola-extension.yaml and its built
-artifacts, e.g. dist/), or a .zip, .tar, .tar.gz or .tgz of one (an archive
-whose entries all lie under one directory is unwrapped). It is staged under
-the same path rules and bounds as 'lola mod add': a path leaving the
-archive, an absolute path, a symbolic or hard link, a device, too many or too
+SOURCE is one of:
+  DIR                    a built extension directory (lola-extension.yaml
+                         and its built artifacts, e.g. dist/)
+  FILE.tar.gz            a .zip, .tar, .tar.gz or .tgz of one (an archive
+                         whose entries all lie under one directory is
+                         unwrapped)
+  https://HOST/x.tar.gz  such an archive (.zip, .tar, .tgz too), fetched
+  https://HOST/r.git     a git repository holding the manifest and its
+  ssh://HOST/r.git       built artifacts, cloned (its default branch; .git
+  user@host:path         is not installed)
+A URL is fetched or cloned by lola's remote executor under config.yaml's
+remote policy (https only, no http://: remote.scheme; every address
+checked, a private or loopback one refused unless remote.allow admits it:
+remote.destination; redirects checked the same way; byte and time bounds:
+remote.bound). Everything is staged under the same path rules and bounds as
+'lola mod add': a path leaving the archive, an absolute path, a symbolic or
+hard link (in an archive or a git checkout), a device, too many or too
 large files refuse the whole source and nothing is installed.
 
 The lock records the sha256 of the manifest and of every built artifact, the
-source, and each artifact's signature verdict. Every later run checks the
-bytes it launches against the pin and refuses a changed artifact or manifest
-(extension.changed, exit 4, audited).
+source (a URL with its query values and credentials redacted) and each
+artifact's signature verdict; 'lola ext update' fetches the recorded source
+again. Every later run checks the bytes it launches against the pin and
+refuses a changed artifact or manifest (extension.changed, exit 4, audited).
 
 A native (tier-2) artifact must come with a Sigstore bundle beside it
 (<artifact>.sigstore.json, made by 'lola ext sign' or 'cosign sign-blob')
@@ -77,17 +148,21 @@ changed artifact. A tier-1 module is verified when a bundle is present.
 --name must equal the manifest's name (the directory is always named as
 the manifest).
 
-Git and https sources are not supported yet: clone or download, then add
-the directory or archive.
-
-Exit status: 0 installed; 2 usage, an unsigned native artifact, a name
-already installed, a source that is not an extension; 3 a path rule refused
-the source (path.traversal, path.symlink, ...).`,
+Exit status: 0 installed; 1 the remote client could not be set up
+(credentials, cache); 2 usage, an unsigned native artifact, a name already
+installed, a source that is not an extension or could not be fetched (a
+network error, an HTTP status); 3 a rule or bound refused the source
+(path.traversal, path.symlink, remote.scheme, remote.destination,
+remote.redirect, remote.bound, module.*).`,
 		Example: `  # Install what 'lola ext build' produced
   lola ext add ./my-target
 
   # From a release archive
-  lola ext add ./my-target-1.0.0.tar.gz`,
+  lola ext add ./my-target-1.0.0.tar.gz
+
+  # From a release archive on the web, or a git repository
+  lola ext add https://example.com/releases/my-target-1.0.0.tar.gz
+  lola ext add https://github.com/me/my-target.git`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(f.home)
@@ -98,7 +173,9 @@ the source (path.traversal, path.symlink, ...).`,
 			if err != nil {
 				return withCode(exitUsage, fmt.Errorf("ext add: %w", err))
 			}
-			got, err := extension.Add(st.home, args[0], extension.AddOptions{Name: f.name, AllowUnsigned: f.allowUnsigned, Trust: tp})
+			o := extension.AddOptions{Name: f.name, AllowUnsigned: f.allowUnsigned, Trust: tp, Context: cmd.Context()}
+			extRemote(st, &o, cmd.ErrOrStderr())
+			got, err := extension.Add(st.home, args[0], o)
 			if err != nil {
 				return extAddExit("add", err)
 			}
@@ -160,8 +237,9 @@ Exit status: 0 removed; 2 no extension of that name was added or linked.`,
 func newExtUpdateCmd() *cobra.Command {
 	var f extAddFlags
 	var accept bool
+	var from string
 	c := &cobra.Command{
-		Use:   "update [--accept] [--allow-unsigned] NAME",
+		Use:   "update [--accept] [--allow-unsigned] [--from SOURCE] NAME",
 		Short: "Re-install an added extension from its recorded source",
 		Long: `Re-fetch the extension NAME from the source its pin records and replace the
 installed version, with the same checks as 'lola ext add'.
@@ -172,8 +250,22 @@ did not have, a path prefix its old grant did not cover, or running native
 update needs --accept, or a "yes" at the terminal. Refused, the installed
 version and its pin stay exactly as they were.
 
-Exit status: 0 updated; 2 refused (widening not accepted, unsigned native
-artifact, no such extension); 3 a path rule refused the source.`,
+A recorded https or git source is fetched or cloned again under
+config.yaml's remote policy, as 'lola ext add' does. The lock records a URL
+with its query values and credentials redacted (a signed release URL
+carries its token there), so such a source cannot be fetched as recorded:
+name it again with --from, which also moves an extension to a new source
+(the new version must have the same name). The pin then records --from.
+
+Exit status: 0 updated; 1 the remote client could not be set up; 2 refused
+(widening not accepted, unsigned native artifact, no such extension, a
+redacted source without --from, source not fetched); 3 a rule or bound
+refused the source (path.*, remote.*, module.*).`,
+		Example: `  # Re-fetch from the recorded source
+  lola ext update my-target
+
+  # A signed release URL (its query was redacted in the lock)
+  lola ext update my-target --from 'https://example.com/my-target-1.1.0.tar.gz?X-Amz-Signature=...'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(f.home)
@@ -198,7 +290,9 @@ artifact, no such extension); 3 a path rule refused the source.`,
 				a := strings.ToLower(strings.TrimSpace(line))
 				return a == "y" || a == "yes"
 			}
-			got, err := extension.Update(st.home, args[0], extension.AddOptions{AllowUnsigned: f.allowUnsigned, Trust: tp, Accept: ask})
+			o := extension.AddOptions{AllowUnsigned: f.allowUnsigned, Trust: tp, Accept: ask, Context: cmd.Context(), From: from}
+			extRemote(st, &o, cmd.ErrOrStderr())
+			got, err := extension.Update(st.home, args[0], o)
 			if err != nil {
 				if errors.Is(err, extension.ErrNotAccepted) {
 					err = fmt.Errorf("%w\n(re-run with --accept to grant it)", err)
@@ -210,6 +304,7 @@ artifact, no such extension); 3 a path rule refused the source.`,
 		},
 	}
 	c.Flags().BoolVar(&accept, "accept", false, "accept what the new version asks for beyond the installed one")
+	c.Flags().StringVar(&from, "from", "", "stage the new version from SOURCE instead of the recorded one (needed for a redacted URL)")
 	c.Flags().BoolVar(&f.allowUnsigned, "allow-unsigned", false, "accept an unsigned native artifact, pinned by its sha256")
 	c.Flags().StringVar(&f.home, "home", "", "Lola's state directory (default $LOLA_HOME, else ~/.lola)")
 	return c

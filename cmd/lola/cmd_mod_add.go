@@ -18,16 +18,20 @@ func newModAddCmd() *cobra.Command {
 	var force, asJSON bool
 	c := &cobra.Command{
 		Use:   "add SOURCE [--name NAME] [--force] [--ref REF] [--module-content DIR] [--json]",
-		Short: "Add a module from a folder, a .zip, a .tar/.tar.gz/.tgz or a git URL",
+		Short: "Add a module from a folder, a .zip, a .tar/.tar.gz/.tgz (local or https) or a git URL",
 		Long: `Add a module to the store ($LOLA_HOME/modules/NAME).
 
 SOURCE is one of:
   a local folder          copied; symbolic links and special files are refused
   a .zip file             unpacked by lola
   a .tar, .tar.gz, .tgz   unpacked by lola
+  https://.../x.zip, .tar, .tar.gz or .tgz   an archive, fetched over https
+                          by lola's remote executor, then unpacked by lola
   https://... or ssh://...  or user@host:path   a git repository, cloned by
-                          lola's remote executor (destination policy, pinned
-                          dialing, TLS or known_hosts verification, bounds)
+                          lola's remote executor
+The remote executor applies config.yaml's remote policy (destination
+checks, pinned dialing, TLS or known_hosts verification, byte and time
+bounds); http:// is refused (remote.scheme).
 
 Every file and archive entry must pass the plan path rules: no absolute
 paths, no "..", no names Windows cannot hold, no symbolic or hard links, no
@@ -46,6 +50,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 		Example: `  lola mod add ./my-skills
   lola mod add ~/Downloads/skills.zip --name team-skills
   lola mod add ./release.tar.gz --force
+  lola mod add https://example.com/releases/skills-1.0.tar.gz
   lola mod add https://github.com/user/my-skills.git --ref v1.0.0
   lola mod add git@github.com:user/my-skills.git
   lola mod add https://github.com/org/monorepo.git --module-content packages/skills`,
@@ -71,14 +76,18 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 			if err != nil {
 				return err
 			}
-			if src.Kind() == module.SourceGit {
+			if src.IsRemote() {
 				client, err := modRemoteClient(home)
 				if err != nil {
 					return err
 				}
-				o.Cloner = client
+				o.Cloner, o.Fetcher = client, client
 				if !asJSON {
-					fmt.Fprintln(cmd.ErrOrStderr(), "cloning", src.Location(), "...")
+					if src.Kind() == module.SourceArchiveURL {
+						fmt.Fprintln(cmd.ErrOrStderr(), "fetching", remote.RedactURL(src.Location()), "...")
+					} else {
+						fmt.Fprintln(cmd.ErrOrStderr(), "cloning", src.Location(), "...")
+					}
 				}
 			}
 			added, err := s.Add(context.Background(), src, o)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/remote"
 )
 
 func init() { modCommands = append(modCommands, newModUpdateCmd) }
@@ -57,18 +58,18 @@ module could not be updated (the others still are); 2 a bad name;
 				fmt.Fprintln(out, "No modules to update")
 				return nil
 			}
-			var cloner module.Cloner
+			var client *remote.Client
 			var failed []string
 			var last error
 			for _, n := range names {
-				if cloner == nil {
+				if client == nil {
 					c, err := modRemoteClient(home)
 					if err != nil {
 						return err
 					}
-					cloner = c
+					client = c
 				}
-				added, err := modsource.Update(cmd.Context(), s, home, n, modsource.UpdateOptions{Cloner: cloner})
+				added, err := modsource.Update(cmd.Context(), s, home, n, modsource.UpdateOptions{Cloner: client, Fetcher: client})
 				if err != nil {
 					if len(names) > 1 {
 						fmt.Fprintf(errOut, "lola: %s: not updated: %v\n", n, err)

@@ -242,6 +242,29 @@ func TestModAddGitGoesThroughRemotePolicy(t *testing.T) {
 	}
 }
 
+// TestModAddArchiveURLGoesThroughRemotePolicy: an https archive is fetched
+// by host/remote under the same policy as a clone: http is refused by
+// scheme, a loopback host by destination, before any connection.
+func TestModAddArchiveURLGoesThroughRemotePolicy(t *testing.T) {
+	home := modTestHome(t)
+	for src, rule := range map[string]string{
+		"http://example.org/skills.tar.gz":   "remote.scheme",
+		"https://127.0.0.1:9/skills.tar.gz":  "remote.destination",
+		"https://[::1]:9/skills.zip?token=s": "remote.destination",
+	} {
+		code, _, errs := runModCLI(t, "add", src)
+		if code != exitRejected || !strings.Contains(errs, rule) {
+			t.Fatalf("%s: exit %d, %q; want %s", src, code, errs, rule)
+		}
+	}
+	if code, _, errs := runModCLI(t, "add", "https://example.org/skills.zip", "--ref", "v1"); code != exitUsage || !strings.Contains(errs, "git sources only") {
+		t.Fatalf("--ref on an archive URL: %d %q", code, errs)
+	}
+	if got := modStoreEntries(t, home); len(got) != 0 {
+		t.Fatalf("store holds %v", got)
+	}
+}
+
 func TestModHelpHasExamples(t *testing.T) {
 	for _, sub := range [][]string{{"--help"}, {"add", "--help"}, {"ls", "--help"}, {"info", "--help"}, {"rm", "--help"}} {
 		code, out, _ := runModCLI(t, sub...)

@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -20,6 +21,10 @@ var (
 	ErrUnsigned    = errors.New("native (tier-2) artifact is not signed by a trusted key or identity")
 	ErrNotAccepted = errors.New("the update asks for more than the installed version; refused (the installed version is unchanged)")
 	ErrName        = errors.New("--name differs from the manifest's name")
+	// ErrSourceHeldBack: the lock records a URL with its query values or
+	// userinfo redacted (they may be a token), so it is not the URL that
+	// was fetched; Update needs the source again (AddOptions.From).
+	ErrSourceHeldBack = errors.New("the recorded source had its query values or credentials redacted in the lock, so it cannot be fetched again as recorded; name it again (lola ext update NAME --from URL)")
 )
 
 // BundleSuffix is appended to an artifact's path to name its Sigstore
@@ -63,6 +68,19 @@ type AddOptions struct {
 	Accept func(Widening) bool
 	// Now stamps the entry; zero: time.Now.
 	Now time.Time
+	// Fetcher and Cloner are host/remote's client (*remote.Client is
+	// both), needed for an https archive URL and a git URL respectively;
+	// nil refuses such a source. They apply config.yaml's remote policy.
+	Fetcher module.Fetcher
+	Cloner  module.Cloner
+	// Context bounds a remote fetch or clone beyond host/remote's own
+	// deadlines; nil: context.Background.
+	Context context.Context
+	// From, for Update only, is the source to stage the new version from
+	// instead of the one the lock records; the lock then records it. A
+	// recorded URL whose query values or userinfo were redacted cannot be
+	// fetched as recorded, so Update needs From for it (ErrSourceHeldBack).
+	From string
 }
 
 // Added reports a completed Add or Update.
@@ -72,13 +90,17 @@ type Added struct {
 	Widening Widening // Update only: what was accepted
 }
 
-// Add installs the extension at source (a built extension directory, or a
-// .zip/.tar/.tar.gz/.tgz of one) into home/extensions/<name>/ and pins it
-// in the lock file. Guarantees:
-//   - the source is staged beside the extensions directory by host/module's
-//     unpacker (module.Unpack), under the same path rules and bounds as
-//     `mod add`: traversal, absolute paths, links, devices and bombs are
-//     refused before anything is placed;
+// Add installs the extension at source (a built extension directory, a
+// .zip/.tar/.tar.gz/.tgz of one, an https URL of such an archive, or a git
+// URL of a repository holding the manifest and its built artifacts) into
+// home/extensions/<name>/ and pins it in the lock file. Guarantees:
+//   - the source is classified by module.ParseSource and staged beside the
+//     extensions directory by host/module's intake (module.Stage), under
+//     the same path rules and bounds as `mod add`: traversal, absolute
+//     paths, links, devices and bombs are refused before anything is
+//     placed; a remote source is fetched or cloned by o.Fetcher/o.Cloner
+//     (host/remote, under the remote access policy) into that staging
+//     directory first, never by this package;
 //   - the staged tree must load as an extension (strict manifest, every
 //     artifact resolved inside it), and every present artifact is hashed
 //     from the staged bytes; a tier-2 artifact must carry a bundle
@@ -137,13 +159,7 @@ func stage(home, source string, o AddOptions) (*staged, error) {
 	if err != nil {
 		return nil, err
 	}
-	if src.Kind() == module.SourceGit {
-		return nil, errors.New("git and https sources are not supported by ext add yet: clone or download it and add the directory or archive")
-	}
-	recorded := source
-	if abs, err := filepath.Abs(source); err == nil {
-		recorded = abs
-	}
+	recorded := recordedSource(src)
 	exts := filepath.Join(home, ExtensionsDir)
 	if err := os.MkdirAll(exts, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create $LOLA_HOME/%s", ExtensionsDir)
@@ -162,7 +178,12 @@ func stage(home, source string, o AddOptions) (*staged, error) {
 			s.cleanup()
 		}
 	}()
-	if s.root, err = module.Unpack(src, filepath.Join(dir, "tree"), o.Bounds, ManifestFile); err != nil {
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	r := module.Remote{Requester: "lola ext add", Fetcher: o.Fetcher, Cloner: o.Cloner}
+	if s.root, _, err = module.Stage(ctx, src, dir, o.Bounds, ManifestFile, r); err != nil {
 		return nil, err
 	}
 	if s.ext, err = loadDir(s.root, SourceHome); err != nil {

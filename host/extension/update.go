@@ -57,7 +57,9 @@ func Widen(old, new *Extension) Widening {
 	return w
 }
 
-// Update re-fetches name from the source its lock entry records and
+// Update re-fetches name from the source its lock entry records (or from
+// o.From, which the new entry then records; a recorded URL that was
+// redacted needs it: ErrSourceHeldBack) and
 // replaces the installed version when the new one stages, loads and
 // verifies as Add requires, has the same name, and either asks for nothing
 // more (Widen) or o.Accept accepts the widening. Otherwise the installed
@@ -86,7 +88,14 @@ func Update(home, name string, o AddOptions) (*Added, error) {
 		return nil, fmt.Errorf("the installed %s does not load (%v); lola ext rm it and add it again", name, err)
 	}
 	o.Name = name
-	st, err := stage(home, ent.Source, o)
+	source := ent.Source
+	switch {
+	case o.From != "":
+		source = o.From
+	case heldBack(source):
+		return nil, fmt.Errorf("%s (%s): %w", name, ent.Source, ErrSourceHeldBack)
+	}
+	st, err := stage(home, source, o)
 	if err != nil {
 		return nil, err
 	}

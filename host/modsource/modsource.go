@@ -42,8 +42,8 @@ var ErrNoRecord = errors.New("no source recorded (add it again with lola mod add
 
 // Record is where a module came from.
 type Record struct {
-	Source string `yaml:"source"`           // absolute local path, or the git URL
-	Kind   string `yaml:"kind"`             // folder, zip, tar, git
+	Source string `yaml:"source"`           // absolute local path, or the git or archive URL
+	Kind   string `yaml:"kind"`             // folder, zip, tar, git, archive-url
 	Ref    string `yaml:"ref,omitempty"`    // git: the ref asked for ("" the default branch)
 	Commit string `yaml:"commit,omitempty"` // git: the commit last fetched
 	// Content is the module's directory inside the source
@@ -59,7 +59,7 @@ func path(home string, name module.Name) string {
 // absolute so that an update run elsewhere finds them.
 func Of(src module.Source, ref, content string, added *module.Added) Record {
 	r := Record{Source: src.Location(), Kind: src.Kind().String(), Ref: ref, Content: content}
-	if src.Kind() != module.SourceGit {
+	if !src.IsRemote() {
 		if abs, err := filepath.Abs(r.Source); err == nil {
 			r.Source = abs
 		}
@@ -124,8 +124,9 @@ func Remove(home string, name module.Name) error {
 
 // UpdateOptions configures Update.
 type UpdateOptions struct {
-	Ref    string        // "" keeps the recorded ref; a ref needs a git source
-	Cloner module.Cloner // required for git sources
+	Ref     string         // "" keeps the recorded ref; a ref needs a git source
+	Cloner  module.Cloner  // required for git sources
+	Fetcher module.Fetcher // required for archive URLs
 }
 
 // ErrNotGit: a ref was asked for a module whose source is not git.
@@ -152,7 +153,7 @@ func Update(ctx context.Context, store *module.Store, home string, name module.N
 		}
 		ref = o.Ref
 	}
-	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Force: true, Ref: ref, Cloner: o.Cloner, Content: r.Content})
+	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Force: true, Ref: ref, Cloner: o.Cloner, Fetcher: o.Fetcher, Content: r.Content})
 	if err != nil {
 		return nil, err
 	}

@@ -120,8 +120,31 @@ func TestParseSource(t *testing.T) {
 	if n, err := DeriveName("git@[::1]:team/tools.git"); err != nil || n.String() != "tools" {
 		t.Errorf("DeriveName of a bracketed host: %v %v", n, err)
 	}
-	if _, err := ParseSource("https://example.org/m.zip"); err == nil {
-		t.Error("archive URL accepted")
+	// An https URL whose path names an archive is fetched, not cloned; the
+	// query does not decide.
+	for in, want := range map[string]SourceKind{
+		"https://example.org/m.zip":          SourceZip,
+		"https://example.org/m.TAR.GZ?x=1":   SourceTar,
+		"https://example.org/r/v1.tgz":       SourceTar,
+		"https://example.org/m.tar":          SourceTar,
+		"https://example.org/dl?file=m.zip":  sourceUnknown, // a git URL
+		"https://example.org/m.zip/repo.git": sourceUnknown,
+	} {
+		src, err := ParseSource(in)
+		if want == sourceUnknown {
+			if err != nil || src.Kind() != SourceGit {
+				t.Errorf("ParseSource(%q) = %v, %v; want git", in, src.Kind(), err)
+			}
+			continue
+		}
+		if err != nil || src.Kind() != SourceArchiveURL || src.archive != want || src.Location() != in || !src.IsRemote() {
+			t.Errorf("ParseSource(%q) = %v/%v %q, %v; want archive-url of %v", in, src.Kind(), src.archive, src.Location(), err, want)
+		}
+	}
+	// An archive over anything but https is refused by scheme.
+	for _, in := range []string{"ssh://git@example.org/m.zip", "http://example.org/m.tar.gz"} {
+		_, err := ParseSource(in)
+		assertRule(t, err, schema.RuleRemoteScheme)
 	}
 }
 

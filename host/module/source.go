@@ -17,17 +17,18 @@ type SourceKind uint8
 
 // Source kinds.
 const (
-	sourceUnknown SourceKind = iota
-	SourceFolder             // a local directory, copied
-	SourceZip                // a local .zip, unpacked by the host
-	SourceTar                // a local .tar, .tar.gz or .tgz, unpacked by the host
-	SourceGit                // an https or ssh git URL, cloned by host/remote
+	sourceUnknown    SourceKind = iota
+	SourceFolder                // a local directory, copied
+	SourceZip                   // a local .zip, unpacked by the host
+	SourceTar                   // a local .tar, .tar.gz or .tgz, unpacked by the host
+	SourceGit                   // an https or ssh git URL, cloned by host/remote
+	SourceArchiveURL            // an https URL of a .zip/.tar/.tar.gz/.tgz, fetched by host/remote, unpacked by the host
 	sourceEnd
 )
 
-var sourceNames = [...]string{sourceUnknown: "", SourceFolder: "folder", SourceZip: "zip", SourceTar: "tar", SourceGit: "git"}
+var sourceNames = [...]string{sourceUnknown: "", SourceFolder: "folder", SourceZip: "zip", SourceTar: "tar", SourceGit: "git", SourceArchiveURL: "archive-url"}
 
-// String is the kind's stable spelling: folder, zip, tar, git.
+// String is the kind's stable spelling: folder, zip, tar, git, archive-url.
 func (k SourceKind) String() string {
 	if k > sourceUnknown && k < sourceEnd {
 		return sourceNames[k]
@@ -38,24 +39,34 @@ func (k SourceKind) String() string {
 // Source is a classified `mod add` source. Only ParseSource constructs one.
 type Source struct {
 	kind SourceKind
-	loc  string // local path, or the URL to clone (scp-like spellings rewritten to ssh://)
+	loc  string // local path, or the URL to clone or fetch (scp-like spellings rewritten to ssh://)
 	raw  string // as the user wrote it, for the derived name
+	// archive is SourceZip or SourceTar for a SourceArchiveURL: how the
+	// fetched body is unpacked, from the URL path's suffix.
+	archive SourceKind
 }
 
 // Kind is the source's kind.
 func (s Source) Kind() SourceKind { return s.kind }
 
+// IsRemote reports whether the source is fetched by host/remote (a git
+// repository or an archive URL) rather than read from a local path.
+func (s Source) IsRemote() bool { return s.kind == SourceGit || s.kind == SourceArchiveURL }
+
 // Location is the local path or the clone URL.
 func (s Source) Location() string { return s.loc }
 
 // ParseSource classifies a source as today's Lola does, minus what the host
-// cannot do safely: a URL with a scheme must be https:// or ssh:// (a git
-// repository; http, git:// and file:// are refused with remote.scheme);
-// user@host:path is an ssh repository; anything else is a local path,
-// which must be a directory, a .zip, or a .tar/.tar.gz/.tgz file. The
-// path's last component must not be a symbolic link (path.symlink).
-// Archive URLs (https://.../x.zip) are not fetched: download the archive
-// and add the file.
+// cannot do safely: a URL with a scheme must be https:// or ssh://
+// (http, git:// and file:// are refused with remote.scheme); an https URL
+// whose path ends in .zip, .tar, .tar.gz or .tgz (case-insensitively; the
+// query is not looked at) is an archive to fetch (SourceArchiveURL), any
+// other https or ssh URL a git repository; user@host:path is an ssh
+// repository; anything else is a local path, which must be a directory, a
+// .zip, or a .tar/.tar.gz/.tgz file. The path's last component must not be
+// a symbolic link (path.symlink). Classifying a URL contacts nothing:
+// host/remote checks it again, with its destination policy, when it is
+// fetched.
 func ParseSource(s string) (Source, error) {
 	if s == "" {
 		return Source{}, errors.New("empty source")
@@ -71,7 +82,14 @@ func ParseSource(s string) (Source, error) {
 			return Source{}, rejection.New(schema.RuleRemoteScheme, "source URL scheme "+quoteName(u.Scheme)+": only https:// and ssh:// git repositories are fetched")
 		}
 		if isArchiveName(u.Path) {
-			return Source{}, errors.New("archive URLs are not fetched by mod add yet: download the archive and add the file")
+			if u.Scheme != "https" {
+				return Source{}, rejection.New(schema.RuleRemoteScheme, "archive URL scheme "+quoteName(u.Scheme)+": archives are fetched over https:// only")
+			}
+			arc := SourceTar
+			if strings.HasSuffix(strings.ToLower(u.Path), ".zip") {
+				arc = SourceZip
+			}
+			return Source{kind: SourceArchiveURL, loc: s, raw: s, archive: arc}, nil
 		}
 		return Source{kind: SourceGit, loc: s, raw: s}, nil
 	}

@@ -150,11 +150,12 @@ type Cloner interface {
 
 // AddOptions configures Add.
 type AddOptions struct {
-	Name     Name   // zero: DeriveName of the source
-	Force    bool   // replace an existing module of that name
-	Bounds   Bounds // zero: DefaultBounds
-	Ref      string // git only: branch, tag, full ref or commit; "" the default branch
-	Cloner   Cloner // required for git sources
+	Name     Name    // zero: DeriveName of the source
+	Force    bool    // replace an existing module of that name
+	Bounds   Bounds  // zero: DefaultBounds
+	Ref      string  // git only: branch, tag, full ref or commit; "" the default branch
+	Cloner   Cloner  // required for git sources
+	Fetcher  Fetcher // required for archive URLs
 	Observer remote.HopObserver
 	// Content is the module's directory inside the source, a relative
 	// slash path (a monorepo's packages/skills); "" or "/" the source's
@@ -167,6 +168,7 @@ type Added struct {
 	Module   *Module
 	Replaced bool                // an existing module of that name was replaced
 	Clone    *remote.CloneReport // git sources only
+	Fetch    *remote.FetchReport // archive URLs only
 }
 
 // Add brings src into the store. The source is staged in full in a
@@ -216,14 +218,8 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err != nil {
 		return nil, err
 	}
-	added := &Added{}
-	if src.kind == SourceGit {
-		var rep remote.CloneReport
-		rep, err = s.clone(ctx, src, o, filepath.Join(staging, "clone"), st)
-		added.Clone = &rep
-	} else {
-		err = stageLocal(src, st)
-	}
+	fetched, err := stageSource(ctx, src, staging, st, Remote{Requester: "lola mod add", Fetcher: o.Fetcher, Cloner: o.Cloner, Ref: o.Ref, Observer: o.Observer})
+	added := &Added{Clone: fetched.Clone, Fetch: fetched.Fetch}
 	if err != nil {
 		return nil, fmt.Errorf("%s source: %w", src.kind, err)
 	}
@@ -234,7 +230,7 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 		}
 	}
 	l, err := Discover(root, name.String())
-	if errors.Is(err, ErrNotModule) && o.Content == "" && (src.kind == SourceZip || src.kind == SourceTar) {
+	if errors.Is(err, ErrNotModule) && o.Content == "" && src.archived() {
 		if sub := singleDir(tree); sub != "" {
 			root = sub
 			l, err = Discover(root, name.String())
@@ -317,25 +313,6 @@ func checkHooks(root string, l Layout) error {
 		}
 	}
 	return nil
-}
-
-func (s *Store) clone(ctx context.Context, src Source, o AddOptions, dir string, st *stager) (remote.CloneReport, error) {
-	if o.Cloner == nil {
-		return remote.CloneReport{}, errors.New("git sources need a remote client")
-	}
-	req := remote.CloneRequest{
-		Extension: "lola mod add",
-		Intent:    rejection.IntentRef{Index: 0, Op: schema.OpClone},
-		Clone:     schema.Clone{URL: src.loc, Dest: "module", Ref: o.Ref, Depth: 1},
-	}
-	if o.Ref != "" && commitRef(o.Ref) {
-		req.Clone.Depth = 0 // a commit may not be reachable at depth 1
-	}
-	rep, err := o.Cloner.Clone(ctx, req, dir, o.Observer)
-	if err != nil {
-		return rep, err
-	}
-	return rep, copyFolder(dir, st)
 }
 
 func commitRef(r string) bool {

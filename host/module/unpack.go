@@ -18,8 +18,8 @@ import (
 // need). It exists so that other intakes (host/extension's `ext add`)
 // reuse this unpacker instead of writing a second one.
 //
-// On error dir may hold a partial tree: the caller removes it. A git
-// source is refused here (it needs a Cloner; use Store.Add's path).
+// On error dir may hold a partial tree: the caller removes it. A remote
+// source is refused here: Stage fetches it through host/remote first.
 func Unpack(src Source, dir string, b Bounds, topFile string) (root string, err error) {
 	if src.kind == sourceUnknown {
 		return "", errors.New("module: a Source must be built with ParseSource")
@@ -34,7 +34,7 @@ func Unpack(src Source, dir string, b Bounds, topFile string) (root string, err 
 	if err := stageLocal(src, st); err != nil {
 		return "", fmt.Errorf("%s source: %w", src.kind, err)
 	}
-	if src.kind != SourceFolder {
+	if src.archived() {
 		if ok, _ := regularAt(dir, topFile); !ok {
 			if sub := singleDir(dir); sub != "" {
 				return sub, nil

@@ -27,6 +27,20 @@ type FetchRequest struct {
 	Extension string              // the extension's identity; keys the cache
 	Intent    rejection.IntentRef // named in every violation
 	Fetch     schema.Fetch
+	// MaxBytes, when positive and below Limits.FetchBytes, is this fetch's
+	// byte bound instead (an intake that can hold less than the client's
+	// bound, such as an archive the module bounds must admit, refuses the
+	// body at its own bound rather than after downloading it). It can only
+	// tighten the client's bound, never widen it.
+	MaxBytes int64
+}
+
+// maxBytes is the byte bound of req under l.
+func (req FetchRequest) maxBytes(l Limits) int64 {
+	if req.MaxBytes > 0 && req.MaxBytes < l.FetchBytes() {
+		return req.MaxBytes
+	}
+	return l.FetchBytes()
 }
 
 // Hop is one request of a fetch or clone: the URL (no userinfo) and the
@@ -60,8 +74,8 @@ func (e *StatusError) Error() string {
 // Fetch performs one fetch: GET over https, redirects followed under the
 // policy, each hop resolved, checked, pinned and reported to obs; the body is
 // written to dst (the executor's staging file, opened by descriptor) from its
-// current offset, at most Limits.FetchBytes of it, all within
-// Limits.FetchTimeout. On error dst may hold a partial body; the caller
+// current offset, at most Limits.FetchBytes of it (req.MaxBytes when
+// smaller), all within Limits.FetchTimeout. On error dst may hold a partial body; the caller
 // discards it with the rest of the staged plan.
 func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs HopObserver) (FetchReport, error) {
 	ref := req.Intent
@@ -84,7 +98,7 @@ func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs 
 	cacheKey := u.String()
 	var cached *cacheEntry
 	if c.o.Cache != nil {
-		cached = c.o.Cache.lookup(req.Extension, cacheKey, c.o.Limits.FetchBytes())
+		cached = c.o.Cache.lookup(req.Extension, cacheKey, req.maxBytes(c.o.Limits))
 	}
 	var rep FetchReport
 	for n := 0; ; n++ {
@@ -144,7 +158,7 @@ func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs 
 			drainAndClose(resp.Body)
 			return rep, &StatusError{Intent: ref, Status: resp.StatusCode}
 		}
-		written, sum, err := c.writeBody(ctx, resp, req.Extension, cacheKey, dst, ref)
+		written, sum, err := c.writeBody(ctx, resp, req.Extension, cacheKey, dst, ref, req.maxBytes(c.o.Limits))
 		if err != nil {
 			return rep, err
 		}
@@ -154,10 +168,9 @@ func (c *Client) Fetch(ctx context.Context, req FetchRequest, dst *os.File, obs 
 }
 
 // writeBody copies the body to dst, and to the cache when the response is
-// cacheable, refusing the byte past the bound.
-func (c *Client) writeBody(ctx context.Context, resp *http.Response, ext, rawURL string, dst *os.File, ref rejection.IntentRef) (int64, string, error) {
+// cacheable, refusing the byte past max.
+func (c *Client) writeBody(ctx context.Context, resp *http.Response, ext, rawURL string, dst *os.File, ref rejection.IntentRef, max int64) (int64, string, error) {
 	defer resp.Body.Close()
-	max := c.o.Limits.FetchBytes()
 	if resp.ContentLength > max {
 		return 0, "", rejection.New(schema.RuleRemoteBound, fmt.Sprintf("response declares %d bytes, over the %d-byte bound", resp.ContentLength, max), ref)
 	}

@@ -295,6 +295,31 @@ func TestOversizedBodyIsBound(t *testing.T) {
 	}
 }
 
+// TestRequestMaxBytesOnlyTightens: a request's MaxBytes below the client's
+// bound refuses the body past it; one above the client's bound does not
+// widen it.
+func TestRequestMaxBytesOnlyTightens(t *testing.T) {
+	ca := newTestCA(t)
+	_, ap := tlsServer(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(strings.Repeat("x", 2048)))
+	}), "big.test")
+	res := newResolver()
+	res.set("big.test", addrs("127.0.0.1"))
+	c := newClient(t, Options{Policy: policyFor(t, []string{admit(ap)}, 0), Limits: testLimits(t, 4096, 10*time.Second), Resolver: res, RootCAs: ca.pool})
+	req := fetchReq("ext", urlFor("big.test", ap, "/"), nil)
+	req.MaxBytes = 1024
+	_, err := c.Fetch(context.Background(), req, stagingFile(t), nil)
+	wantRule(t, err, schema.RuleRemoteBound)
+	req.MaxBytes = 2048
+	if rep, err := c.Fetch(context.Background(), req, stagingFile(t), nil); err != nil || rep.Bytes != 2048 {
+		t.Fatalf("at the request's bound: %+v %v", rep, err)
+	}
+	c2 := newClient(t, Options{Policy: policyFor(t, []string{admit(ap)}, 0), Limits: testLimits(t, 1024, 10*time.Second), Resolver: res, RootCAs: ca.pool})
+	req.MaxBytes = 1 << 20
+	_, err = c2.Fetch(context.Background(), req, stagingFile(t), nil)
+	wantRule(t, err, schema.RuleRemoteBound)
+}
+
 func TestStalledServerIsBound(t *testing.T) {
 	ca := newTestCA(t)
 	release := make(chan struct{})
