@@ -33,6 +33,10 @@ type extLanguage struct {
 	// afterNew runs once in a freshly scaffolded directory (e.g. to write
 	// go.sum); a failure is reported as a warning, not an error.
 	afterNew func(dir string) []extBuildStep
+	// beforeBuild runs once before the tiers are built and returns the
+	// commands to run first (e.g. to refresh a stale dependency); nil
+	// when there is nothing to do.
+	beforeBuild func(dir string, diag io.Writer) ([]extBuildStep, error)
 }
 
 // extBuildStep is one command run in dir with extra environment.
@@ -107,8 +111,9 @@ var extLanguages = []extLanguage{
 			return extASBuild(out, "", "both")
 		},
 		afterNew: func(dir string) []extBuildStep {
-			return []extBuildStep{{args: []string{"npm", "install", "--no-audit", "--no-fund", "--loglevel=error"}}}
+			return []extBuildStep{{args: extNpmInstall}}
 		},
+		beforeBuild: extASRefreshSDK,
 	},
 }
 
@@ -332,6 +337,17 @@ func extBuild(dir, name string, lang *extLanguage, tiers []int, diag io.Writer) 
 	}
 	if err := os.MkdirAll(filepath.Join(abs, "dist"), 0o755); err != nil {
 		return nil, fmt.Errorf("creating dist/: %w", errors.Unwrap(err))
+	}
+	if lang.beforeBuild != nil {
+		steps, err := lang.beforeBuild(abs, diag)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range steps {
+			if err := extRunStep(abs, s, diag); err != nil {
+				return nil, fmt.Errorf("%s failed: %w", strings.Join(s.args, " "), err)
+			}
+		}
 	}
 	var built []extBuiltArtifact
 	for _, t := range tiers {
