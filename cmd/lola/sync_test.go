@@ -34,8 +34,17 @@ func TestSyncCLI(t *testing.T) {
 	if got := projectEntries(t, w.project); len(got) != 1 {
 		t.Fatalf("a dry run changed the project: %v", got)
 	}
+	hookRan := func(h string) bool { _, err := os.Stat(w.hookOut + "." + h); return err == nil }
+	if hookRan("pre-install") || hookRan("post-install") {
+		t.Fatal("a dry run ran the module's lola.yaml hooks")
+	}
 	if code, out, errOut := runLola(t, "sync", w.project); code != exitOK || !strings.Contains(out, "installed sample (fake)") || !strings.Contains(out, "1 installed") {
 		t.Fatalf("sync: %d %s %s", code, out, errOut)
+	}
+	// As today's Lola's sync does, each install runs the module's own
+	// lola.yaml hooks.
+	if !hookRan("pre-install") || !hookRan("post-install") {
+		t.Fatal("sync did not run the module's lola.yaml hooks")
 	}
 	if code, out, _ := runLola(t, "sync", w.project); code != exitOK || !strings.Contains(out, "0 installed, 1 already installed") {
 		t.Fatalf("second sync: %d %s", code, out)
