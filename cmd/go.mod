@@ -6,6 +6,7 @@ require (
 	github.com/lola-pm/lola/host v0.0.0-00010101000000-000000000000
 	github.com/lola-pm/lola/schema v0.0.0
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/term v0.45.0
 )
 
 require (

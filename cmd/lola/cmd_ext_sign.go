@@ -3,10 +3,12 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/signature"
@@ -22,15 +24,23 @@ func newExtSignCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sign --key KEY ARTIFACT",
 		Short: "Sign an artifact: write ARTIFACT.sigstore.json, a key-based Sigstore bundle",
-		Long: `Sign ARTIFACT with the private key KEY (an unencrypted PEM ECDSA P-256 key)
-and write the Sigstore bundle ARTIFACT.sigstore.json beside it, as 'cosign
+		Long: `Sign ARTIFACT with the private key KEY and write the Sigstore bundle ARTIFACT.sigstore.json beside it, as 'cosign
 sign-blob --key' does (without a transparency log upload: verification is
 offline). The public key to trust, in config.yaml's trust.keys, is printed.
 
-Exit status: 0 signed; 2 the key or artifact cannot be read.`,
+KEY is an ECDSA P-256 private key: unencrypted PEM (PKCS #8 or SEC 1), or
+the encrypted cosign.key 'cosign generate-key-pair' writes. A cosign key's
+password is read from $COSIGN_PASSWORD, as cosign reads it, or asked for at
+the terminal (not echoed).
+
+Exit status: 0 signed; 2 the key or artifact cannot be read, or a cosign
+key's password is wrong or not given.`,
 		Example: `  # Make a key (once), sign, and trust it
   openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out author.key
-  lola ext sign --key author.key dist/my-target`,
+  lola ext sign --key author.key dist/my-target
+
+  # With a key cosign made
+  COSIGN_PASSWORD=... lola ext sign --key cosign.key dist/my-target`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if key == "" {
@@ -40,7 +50,7 @@ Exit status: 0 signed; 2 the key or artifact cannot be read.`,
 			if err != nil {
 				return withCode(exitUsage, fmt.Errorf("ext sign: cannot read --key"))
 			}
-			k, err := signature.ParsePrivateKey(kb)
+			k, err := signature.ParsePrivateKeyWithPassword(kb, func() ([]byte, error) { return extSignPassword(cmd) })
 			if err != nil {
 				return withCode(exitUsage, fmt.Errorf("ext sign: --key: %w", err))
 			}
@@ -69,4 +79,24 @@ Exit status: 0 signed; 2 the key or artifact cannot be read.`,
 	}
 	c.Flags().StringVar(&key, "key", "", "PEM ECDSA P-256 private key")
 	return c
+}
+
+// extSignPassword is an encrypted cosign key's password: $COSIGN_PASSWORD
+// when set (even empty, as cosign treats it), else asked for at the
+// terminal without echo; with neither, an error saying so.
+func extSignPassword(cmd *cobra.Command) ([]byte, error) {
+	if pw, ok := os.LookupEnv("COSIGN_PASSWORD"); ok {
+		return []byte(pw), nil
+	}
+	in, ok := cmd.InOrStdin().(*os.File)
+	if !ok || !term.IsTerminal(int(in.Fd())) {
+		return nil, errors.New("the key is an encrypted cosign key: set COSIGN_PASSWORD, or run at a terminal to be asked")
+	}
+	fmt.Fprint(cmd.ErrOrStderr(), "Enter password for private key: ")
+	pw, err := term.ReadPassword(int(in.Fd()))
+	fmt.Fprintln(cmd.ErrOrStderr())
+	if err != nil {
+		return nil, errors.New("cannot read the password")
+	}
+	return pw, nil
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/secure-systems-lab/go-securesystemslib/encrypted"
 	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
 	"github.com/sigstore/sigstore-go/pkg/sign"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -21,8 +22,28 @@ import (
 var timeZero time.Time
 
 // ParsePrivateKey decodes an unencrypted PEM ECDSA P-256 private key
-// ("PRIVATE KEY" PKCS #8 or "EC PRIVATE KEY" SEC 1).
+// ("PRIVATE KEY" PKCS #8 or "EC PRIVATE KEY" SEC 1). An encrypted cosign
+// key is refused; ParsePrivateKeyWithPassword reads one.
 func ParsePrivateKey(b []byte) (*ecdsa.PrivateKey, error) {
+	return ParsePrivateKeyWithPassword(b, nil)
+}
+
+// The PEM types cosign writes for the keys `cosign generate-key-pair`
+// makes: scrypt-derived secretbox encryption of a PKCS #8 key, in the
+// format of go-securesystemslib's encrypted package.
+const (
+	cosignKeyType       = "ENCRYPTED SIGSTORE PRIVATE KEY"
+	cosignLegacyKeyType = "ENCRYPTED COSIGN PRIVATE KEY"
+)
+
+// ParsePrivateKeyWithPassword is ParsePrivateKey that also reads an
+// encrypted cosign key, asking password for its password only then (a nil
+// password refuses such a key). The key derivation's parameters must be
+// one of the fixed strengths the format defines, so a crafted key file
+// cannot make the derivation take unbounded memory or time. A wrong
+// password and a corrupted key are one error: the format cannot tell them
+// apart. Only ECDSA P-256 keys are accepted, encrypted or not.
+func ParsePrivateKeyWithPassword(b []byte, password func() ([]byte, error)) (*ecdsa.PrivateKey, error) {
 	blk, _ := pem.Decode(b)
 	if blk == nil {
 		return nil, errors.New("not a PEM private key")
@@ -34,8 +55,21 @@ func ParsePrivateKey(b []byte) (*ecdsa.PrivateKey, error) {
 		k, err = x509.ParsePKCS8PrivateKey(blk.Bytes)
 	case "EC PRIVATE KEY":
 		k, err = x509.ParseECPrivateKey(blk.Bytes)
+	case cosignKeyType, cosignLegacyKeyType:
+		if password == nil {
+			return nil, errors.New("an encrypted cosign key needs its password")
+		}
+		pw, perr := password()
+		if perr != nil {
+			return nil, perr
+		}
+		der, derr := encrypted.Decrypt(blk.Bytes, pw)
+		if derr != nil {
+			return nil, errors.New("the cosign key does not decrypt: wrong password, or not a cosign key")
+		}
+		k, err = x509.ParsePKCS8PrivateKey(der)
 	default:
-		return nil, errors.New("not an unencrypted PEM ECDSA private key (" + blk.Type + "); an encrypted cosign key needs cosign sign-blob")
+		return nil, errors.New("not a PEM ECDSA private key (" + blk.Type + ")")
 	}
 	if err != nil {
 		return nil, err

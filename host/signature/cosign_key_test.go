@@ -1,0 +1,82 @@
+package signature
+
+import (
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"strings"
+	"testing"
+
+	"github.com/secure-systems-lab/go-securesystemslib/encrypted"
+)
+
+// cosignKey encrypts k as `cosign generate-key-pair` writes cosign.key.
+func cosignKey(t *testing.T, pemType string, der, password []byte) []byte {
+	t.Helper()
+	enc, err := encrypted.Encrypt(der, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: pemType, Bytes: enc})
+}
+
+func TestCosignEncryptedKeys(t *testing.T) {
+	k := newKey(t)
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := func(s string) func() ([]byte, error) { return func() ([]byte, error) { return []byte(s), nil } }
+	for _, typ := range []string{cosignKeyType, cosignLegacyKeyType} {
+		key := cosignKey(t, typ, der, []byte("hunter2"))
+		got, err := ParsePrivateKeyWithPassword(key, pw("hunter2"))
+		if err != nil || !got.Equal(k) {
+			t.Fatalf("%s: %v", typ, err)
+		}
+		if _, err := ParsePrivateKeyWithPassword(key, pw("wrong")); err == nil || !strings.Contains(err.Error(), "wrong password") {
+			t.Fatalf("%s with a wrong password: %v", typ, err)
+		}
+		if _, err := ParsePrivateKey(key); err == nil || !strings.Contains(err.Error(), "needs its password") {
+			t.Fatalf("%s without a password func: %v", typ, err)
+		}
+	}
+	// A signature made with the decrypted key verifies under its public key.
+	got, _ := ParsePrivateKeyWithPassword(cosignKey(t, cosignKeyType, der, nil), pw(""))
+	art := []byte("artifact")
+	b, err := Sign(got, art)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := New([]Key{{Name: "cosign", Pub: &k.PublicKey}}, nil, nil)
+	if signer, err := v.Verify(sha256.Sum256(art), b); err != nil || signer != "key cosign" {
+		t.Fatalf("verify: %q %v", signer, err)
+	}
+}
+
+// A crafted key file cannot choose its own key-derivation cost: scrypt
+// parameters other than the format's fixed strengths are refused before
+// any derivation runs (N = 2^30 would want 1 TiB).
+func TestCosignKeyWithCraftedScryptCostIsRefused(t *testing.T) {
+	k := newKey(t)
+	der, _ := x509.MarshalPKCS8PrivateKey(k)
+	blk, _ := pem.Decode(cosignKey(t, cosignKeyType, der, []byte("pw")))
+	var doc map[string]any
+	if err := json.Unmarshal(blk.Bytes, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["kdf"].(map[string]any)["params"].(map[string]any)["N"] = 1 << 30
+	blk.Bytes, _ = json.Marshal(doc)
+	_, err := ParsePrivateKeyWithPassword(pem.EncodeToMemory(blk), func() ([]byte, error) { return []byte("pw"), nil })
+	if err == nil || !strings.Contains(err.Error(), "does not decrypt") {
+		t.Fatalf("a key with N=2^30: %v", err)
+	}
+}
+
+// An encrypted key holding another curve is refused like an unencrypted one.
+func TestCosignKeyOfAnotherAlgorithmIsRefused(t *testing.T) {
+	_, err := ParsePrivateKeyWithPassword(cosignKey(t, cosignKeyType, []byte("not pkcs8"), []byte("pw")), func() ([]byte, error) { return []byte("pw"), nil })
+	if err == nil {
+		t.Fatal("garbage inside a cosign key was accepted")
+	}
+}
