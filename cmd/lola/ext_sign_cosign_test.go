@@ -5,16 +5,13 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/x509"
-	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/secure-systems-lab/go-securesystemslib/encrypted"
-
 	"github.com/lola-pm/lola/host/signature"
+	"github.com/lola-pm/lola/host/signature/sigtest"
 )
 
 // An author who has a cosign key signs with it: the password comes from
@@ -22,14 +19,13 @@ import (
 // terminal, is a usage error naming the cause, and no bundle is written.
 func TestExtSignWithACosignKey(t *testing.T) {
 	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(k)
-	enc, err := encrypted.Encrypt(der, []byte("s3cret"))
+	key, err := sigtest.CosignKey(k, []byte("s3cret"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "cosign.key")
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED SIGSTORE PRIVATE KEY", Bytes: enc}), 0o600)
+	os.WriteFile(keyFile, key, 0o600)
 	art := filepath.Join(dir, "artifact")
 	os.WriteFile(art, []byte("native bytes"), 0o755)
 	bundle := art + ".sigstore.json"
