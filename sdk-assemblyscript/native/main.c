@@ -19,15 +19,18 @@
 #define WASI_EBADF 8
 #define WASI_EFAULT 21
 
-/* The module's one import, WASI's fd_write, implemented for stderr only:
- * tier 1 gets it from the shim, tier 2 from here; nothing else is offered. */
+/* The module's one import, WASI's fd_write, for fds 1 and 2, both written
+ * to stderr as the shim does in tier 1: the module never reaches the real
+ * stdout, so a stray write to fd 1 lands in the diagnostics and cannot
+ * corrupt the plan, which only main below writes. Tier 1 gets fd_write from
+ * the shim, tier 2 from here; nothing else is offered. */
 struct Z_wasi_snapshot_preview1_instance_t {
 	Z_lola_instance_t *module;
 };
 
 u32 Z_wasi_snapshot_preview1Z_fd_write(struct Z_wasi_snapshot_preview1_instance_t *wasi,
                                        u32 fd, u32 iovs, u32 iovs_len, u32 written) {
-	if (fd != 2) return WASI_EBADF;
+	if (fd != 1 && fd != 2) return WASI_EBADF;
 	wasm_rt_memory_t *mem = Z_lolaZ_memory(wasi->module);
 	u64 total = 0;
 	if ((u64)iovs + (u64)iovs_len * 8 > mem->size || (u64)written + 4 > mem->size) return WASI_EFAULT;
