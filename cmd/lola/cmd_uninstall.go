@@ -91,7 +91,7 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	for _, a := range assistants {
 		o.Assistant = a
 		rep, err := install.Uninstall(ctx, o)
-		if ferr := installFinish(cmd, rep, err, f.json); ferr != nil {
+		if ferr := installFinish(cmd, rep, err, f.json, false); ferr != nil {
 			return ferr
 		}
 	}

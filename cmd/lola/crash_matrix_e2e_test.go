@@ -190,7 +190,11 @@ func crashMatrixCell(t *testing.T, lang, name, what, art, file string, line int)
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	code, out, errOut := extCLI(t, "ext", "run", "--root", root, "--request", req, "--trust-native", art)
+	args := []string{"ext", "run", "--root", root, "--request", req, "--trust-native", art}
+	if what == "print" {
+		args = append(args[:len(args)-1], "-v", art) // a success shows its log with -v
+	}
+	code, out, errOut := extCLI(t, args...)
 	all := out + errOut
 	t.Logf("exit %d\n%s", code, all)
 	tree := extTreeSnapshot(t, root)
