@@ -5,8 +5,14 @@
  * module's own, so both tiers emit identical plans by construction.
  *
  * Exit status: lola_run's status (1 bad request, 2 handler error, 4 no
- * handler); 70 when the module traps (wasm2c's trap becomes a diagnostic);
- * 71 on an ABI version mismatch; 74 on an I/O error.
+ * handler); 70 when the module traps (wasm2c's trap becomes a diagnostic,
+ * and a trap after a refused memory.grow names the memory maximum); 71 on
+ * an ABI version mismatch; 74 on an I/O error.
+ *
+ * build.sh compiles wasm2c's runtime with wasm_rt_grow_memory renamed to
+ * lola_rt_grow_memory, so the module's memory.grow reaches the definition
+ * here, which records a refusal: the memory report says what happened
+ * rather than guessing it from how full memory was when the module died.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +53,20 @@ u32 Z_wasi_snapshot_preview1Z_fd_write(struct Z_wasi_snapshot_preview1_instance_
 	return 0;
 }
 
+/* The largest memory, in pages, a memory.grow asked for and was refused
+ * (0: none). An allocator whose growth is refused traps (AssemblyScript's
+ * does, with unreachable), so the trap itself does not say why. */
+static u64 refused_pages;
+
+uint32_t lola_rt_grow_memory(wasm_rt_memory_t *memory, uint32_t delta);
+
+uint32_t wasm_rt_grow_memory(wasm_rt_memory_t *memory, uint32_t delta) {
+	u64 want = (u64)memory->pages + delta;
+	uint32_t old = lola_rt_grow_memory(memory, delta);
+	if (old == (uint32_t)-1 && want > refused_pages) refused_pages = want;
+	return old;
+}
+
 static unsigned char *read_all(FILE *in, size_t *len) {
 	size_t cap = 1 << 16, n = 0;
 	unsigned char *buf = malloc(cap);
@@ -83,6 +103,14 @@ int main(void) {
 	wasm_rt_trap_t trap = wasm_rt_impl_try();
 	if (trap != WASM_RT_TRAP_NONE) {
 		fprintf(stderr, "module trapped: %s\n", wasm_rt_strerror(trap));
+		if (refused_pages > 0) {
+			/* A memory without a maximum is bounded by wasm32's 65536. */
+			u64 max = Z_lolaZ_memory(&inst)->max_pages;
+			if (max > 65536) max = 65536;
+			fprintf(stderr, "lola: memory exhausted: the module asked to grow its memory to %llu pages, "
+			        "over its maximum of %llu pages (%llu MiB), and then trapped\n",
+			        (unsigned long long)refused_pages, (unsigned long long)max, (unsigned long long)(max / 16));
+		}
 		return 70;
 	}
 	Z_lolaZ__initialize(&inst);
