@@ -14,9 +14,12 @@ import (
 //
 //	print  writes to stdout (a stray print) and logs, then returns a plan
 //	panic  panics (Go, Rust) or throws (AssemblyScript) with a message
-//	oom    allocates until memory runs out (tier 1 only: tier 2 runs
-//	       unconfined, without a memory ceiling, and would exhaust the
-//	       machine rather than a limit)
+//	oom    allocates, doubling, until memory runs out: tier 1 meets the
+//	       shim's ceiling (memory-limit, with its value); tier 2 runs
+//	       without a ceiling, so it meets what its runtime reports: Go's
+//	       and Rust's refused allocation, AssemblyScript's wasm32 maximum.
+//	       Only one page of each block is written, so a tier-2 run
+//	       exhausts address space, not the machine's memory.
 //
 // Each cell runs through `lola ext run` (not a dry run, so a failure that
 // applied anything would show in the tree) and asserts the exit status,
@@ -51,8 +54,11 @@ func plan(req *lola.Request, p *lola.Plan) error {
 	case "panic":
 		panic("boom from the handler") ` + crashMatrixMarker + `
 	case "oom":
-		for {
-			b := make([]byte, 1<<20)
+		// Doubling, one page touched each: tier 1 meets its ceiling; tier
+		// 2 is refused a mapping larger than the machine with little
+		// resident, rather than exhausting the machine.
+		for n := 1 << 20; ; n *= 2 {
+			b := make([]byte, n)
 			b[0] = 1
 			hoard = append(hoard, b)
 		}
@@ -61,6 +67,10 @@ func plan(req *lola.Request, p *lola.Plan) error {
 }
 `},
 	"rust": {"src/lib.rs", `use lola_sdk::{Error, Level, PlanBuilder, Request};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+// Each allocation's address escapes here, so none is optimized away.
+static SINK: AtomicUsize = AtomicUsize::new(0);
 
 pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
     match req.modules[0].name.as_str() {
@@ -70,9 +80,15 @@ pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
         }
         "panic" => panic!("boom from the handler"), ` + crashMatrixMarker + `
         "oom" => {
+            // Doubling, one byte written each (see the Go source).
             let mut hoard: Vec<Vec<u8>> = Vec::new();
+            let mut n: usize = 1 << 20;
             loop {
-                hoard.push(vec![1u8; 1 << 20]);
+                let mut v: Vec<u8> = Vec::with_capacity(n);
+                v.push(1);
+                SINK.fetch_add(v.as_ptr() as usize, Ordering::Relaxed);
+                hoard.push(v);
+                n = n.saturating_mul(2);
                 if hoard.len() == usize::MAX {
                     break;
                 }
@@ -108,7 +124,7 @@ function stray(msg: string): void {
   fd_write(1, changetype<usize>(iov), 1, changetype<usize>(written));
 }
 
-let hoard: ArrayBuffer[] = [];
+let hoard: usize[] = [];
 
 function handle(req: Request, plan: PlanBuilder): void {
   const what = req.modules[0].name;
@@ -118,7 +134,13 @@ function handle(req: Request, plan: PlanBuilder): void {
   } else if (what == "panic") {
     throw new Error("boom from the handler"); ` + crashMatrixMarker + `
   } else if (what == "oom") {
-    while (true) hoard.push(new ArrayBuffer(1 << 20));
+    // Doubling up to 256 MiB blocks, never written: heap.alloc does not
+    // zero, so tier 2 reaches wasm32's 4 GiB with little resident.
+    let n: usize = 1 << 20;
+    while (true) {
+      hoard.push(heap.alloc(n));
+      if (n < (1 << 28)) n <<= 1;
+    }
   }
   plan.write("@NAME@/ok.md", "ok");
 }
@@ -170,11 +192,9 @@ func TestGuestCrashMatrix(t *testing.T) {
 					art += ".wasm"
 				}
 				for _, what := range []string{"print", "panic", "oom"} {
-					if what == "oom" && tier == "2" {
-						continue // no ceiling in tier 2 (see the matrix's doc)
-					}
+					what, tier := what, tier
 					t.Run("tier"+tier+"/"+what, func(t *testing.T) {
-						crashMatrixCell(t, lang, name, what, art, s.file, line)
+						crashMatrixCell(t, lang, name, tier, what, art, s.file, line)
 					})
 				}
 			}
@@ -183,7 +203,7 @@ func TestGuestCrashMatrix(t *testing.T) {
 }
 
 // crashMatrixCell runs one cell and checks what it reports.
-func crashMatrixCell(t *testing.T, lang, name, what, art, file string, line int) {
+func crashMatrixCell(t *testing.T, lang, name, tier, what, art, file string, line int) {
 	req := filepath.Join(t.TempDir(), "req.json")
 	body := fmt.Sprintf(`{"protocol":1,"operation":"generate","modules":[{"name":%q,"files":[]}]}`, what)
 	if err := os.WriteFile(req, []byte(body), 0o644); err != nil {
@@ -233,7 +253,16 @@ func crashMatrixCell(t *testing.T, lang, name, what, art, file string, line int)
 			wants = []string{"lola: abort: boom from the handler at " + loc + ":"}
 		}
 	case "oom":
-		wants = []string{"memory-limit: the module hit its memory ceiling of 4096 pages (256 MiB)"}
+		switch {
+		case tier == "1":
+			wants = []string{"memory-limit: the module hit its memory ceiling of 4096 pages (256 MiB)"}
+		case lang == "go":
+			wants = []string{"| fatal error: runtime: out of memory"}
+		case lang == "rust":
+			wants = []string{"| memory allocation of ", " bytes failed"}
+		case lang == "assemblyscript":
+			wants = []string{"| lola: memory exhausted: the module asked to grow its memory to ", " pages, over its maximum of 65536 pages (4096 MiB), and then trapped"}
+		}
 	}
 	for _, w := range wants {
 		if !strings.Contains(all, w) {
