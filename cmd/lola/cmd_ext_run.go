@@ -54,12 +54,13 @@ type extRunFlags struct {
 	fs          string
 	home        string
 	json        bool
+	verbose     bool
 }
 
 func newExtRunCmd() *cobra.Command {
 	var f extRunFlags
 	c := &cobra.Command{
-		Use:   "run --root DIR [--dry-run] [--timeout D] [--request FILE] [--caps LIST] [--json] EXT",
+		Use:   "run --root DIR [--dry-run] [--timeout D] [--request FILE] [--caps LIST] [--json] [-v] EXT",
 		Short: "Run an extension and validate, log and apply the plan it returns",
 		Long: `Run the extension EXT once: send it a request on stdin, read the plan it
 prints on stdout, then take that plan through every host check and apply it
@@ -97,6 +98,12 @@ files the manifest names as managed (e.g. CLAUDE.md), read beneath --root.
 EXT may also be an extension directory (with lola-extension.yaml) or the
 name of an extension lola knows (lola ext ls): it then runs with its
 manifest's capabilities and path grant.
+
+The extension's own stderr (its log lines, a stray print, a panic's
+message and location) is shown beneath the report when the run fails, and
+on success only with -v (--verbose); a successful run that wrote some says
+how many lines -v would show. --json always carries it as
+child.diagnostics.
 
 --dry-run shows the plan and the tree diff it would cause and changes
 nothing. A native extension is refused under --dry-run: it runs trusted and
@@ -146,6 +153,7 @@ rollback failed (the tree is in neither state).`,
 	fl.StringVar(&f.fs, "fs", pathrule.Auto, "path-equality relation: auto, bytes, darwin, hfsplus, windows, darwin-case-sensitive")
 	fl.StringVar(&f.home, "home", "", "Lola's state directory (default $LOLA_HOME, else ~/.lola)")
 	fl.BoolVar(&f.json, "json", false, "print the result as one JSON object")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show the extension's stderr (its log) on success too; a failure always shows it")
 	_ = c.MarkFlagRequired("root")
 	return c
 }
@@ -221,7 +229,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	res := launched.Child
 	rep := newExtRunReport(ext, launched)
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	emit := func() error {
+	emit := func(pr *pipeline.Result) error {
 		if f.json {
 			if err := writeJSON(out, rep); err != nil {
 				return withCode(exitInternal, err)
@@ -229,11 +237,11 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 			return nil
 		}
 		rep.printHuman(out)
-		extRunPrintDiagnostics(errOut, ext.Name, launched)
+		extRunGuestLog(errOut, ext.Name, launched, pipeline.ShowGuestLog(pr, f.verbose))
 		return nil
 	}
 	if res.Outcome != child.OutcomePlanReceived {
-		if err := emit(); err != nil {
+		if err := emit(nil); err != nil {
 			return err
 		}
 		return withCode(exitcode.ForChild(res), extRunFailure(ext.Name, launched))
@@ -261,7 +269,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		return withCode(exitInternal, fmt.Errorf("ext run: %w", err))
 	}
 	rep.withPipeline(pr)
-	if err := emit(); err != nil {
+	if err := emit(&pr); err != nil {
 		return err
 	}
 	if !f.json && pr.Outcome == pipeline.OutcomeDryRun {
@@ -621,24 +629,32 @@ func extRunOutcomeText(o string) string {
 // as the report (which limit, which confinement), so only the guest's own
 // lines are printed here.
 func extRunPrintDiagnostics(w io.Writer, name string, l pipeline.Launched) {
-	res := l.Child
-	lines := strings.SplitAfter(string(res.Diagnostics), "\n")
-	if l.Shim != nil {
-		lines = l.Shim.Guest
-	}
-	if len(res.Diagnostics) == 0 || len(lines) == 0 {
+	lines, truncated := l.GuestLog()
+	if len(lines) == 0 {
 		return
 	}
 	note := ""
-	if res.DiagnosticsTruncated {
+	if truncated {
 		note = ", truncated"
 	}
 	fmt.Fprintf(w, "extension %s stderr%s:\n", extRunShown(name), note)
 	for _, line := range lines {
-		if line == "" {
-			continue
-		}
-		fmt.Fprintf(w, "  | %s\n", extRunEscape(strings.TrimSuffix(line, "\n")))
+		fmt.Fprintf(w, "  | %s\n", extRunEscape(line))
+	}
+}
+
+// extRunGuestLog prints the extension's stderr when show is set (see
+// pipeline.ShowGuestLog); otherwise, when there is some, one line saying
+// how much -v would show.
+func extRunGuestLog(w io.Writer, name string, l pipeline.Launched, show bool) {
+	if show {
+		extRunPrintDiagnostics(w, name, l)
+		return
+	}
+	if lines, _ := l.GuestLog(); len(lines) == 1 {
+		fmt.Fprintf(w, "lola: extension %s wrote 1 line to stderr (-v shows it)\n", extRunShown(name))
+	} else if len(lines) > 1 {
+		fmt.Fprintf(w, "lola: extension %s wrote %d lines to stderr (-v shows them)\n", extRunShown(name), len(lines))
 	}
 }
 

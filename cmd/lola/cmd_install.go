@@ -107,6 +107,10 @@ at the prompt on a terminal) replaces it with a real directory first,
 audited with the link's old target, and 'lola uninstall' puts it back.
 Reinstalling an unchanged module reports its files as unchanged.
 
+The target extension's own stderr (its log lines) is shown when it fails;
+when it succeeds, -v (--verbose) shows it, else one line says how many
+lines it wrote. A hook's output is always shown.
+
 The install is recorded in $LOLA_HOME/installed.yml ('lola list'); every
 audit record of one install shares one correlation id ('lola audit show
 --correlation ID').
@@ -155,7 +159,7 @@ applied then rolled back; 6 rollback failed.`,
 	fl.BoolVar(&f.replaceLink, "replace-symlinks", false, "replace symbolic links on paths the install writes (audited; uninstall restores them)")
 	fl.StringVar(&f.workspace, "workspace", "", "OpenClaw workspace: a name (~/.openclaw/workspace-NAME) or a path; default ~/.openclaw/workspace (only with -a openclaw)")
 	fl.StringArrayVar(&f.context, "append-context", nil, "instead of the module's instructions, a line telling the assistant to read PATH (module-relative or absolute; repeatable)")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "list every change (lola always does; accepted for today's Lola's scripts)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also show the target extension's stderr (its log) when it succeeded; a failure always shows it")
 	return c
 }
 
@@ -185,7 +189,7 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	}
 	if f.assistant != "" {
 		rep, err := install.Install(ctx, o)
-		return installFinish(cmd, rep, err, f.json)
+		return installFinish(cmd, rep, err, f.json, f.verbose)
 	}
 	// No -a: every assistant target lola knows, as today's Lola does when
 	// it cannot ask; one correlation id; the first failure stops the rest.
@@ -205,7 +209,7 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 			return err
 		}
 		rep, err := install.Install(ctx, oa)
-		if ferr := installFinish(cmd, rep, err, f.json); ferr != nil {
+		if ferr := installFinish(cmd, rep, err, f.json, f.verbose); ferr != nil {
 			if len(all[i+1:]) > 0 && !f.json {
 				fmt.Fprintf(cmd.ErrOrStderr(), "lola: not installed (stopped at %s): %s\n", a, strings.Join(all[i+1:], ", "))
 			}
@@ -297,8 +301,9 @@ func installIsTerminal(w any) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// installFinish prints the report and maps the result to an exit code.
-func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON bool) error {
+// installFinish prints the report and maps the result to an exit code;
+// verbose also shows the target's stderr when the install succeeded.
+func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, verbose bool) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	jr := newInstallReport(rep, err)
 	if asJSON {
@@ -306,7 +311,7 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON boo
 			return withCode(exitInternal, werr)
 		}
 	} else {
-		printInstallReport(out, errOut, rep, jr)
+		printInstallReport(out, errOut, rep, jr, verbose)
 	}
 	if err != nil {
 		code := installExitCode(rep, err)
@@ -449,7 +454,7 @@ func newInstallReport(rep install.Report, err error) installReport {
 
 // printInstallReport is the report for people. Hook output and extension
 // diagnostics are untrusted bytes: prefixed and escaped.
-func printInstallReport(out, errOut io.Writer, rep install.Report, jr installReport) {
+func printInstallReport(out, errOut io.Writer, rep install.Report, jr installReport, verbose bool) {
 	where := "project " + rep.Root
 	if rep.Scope == schema.ScopeUser {
 		where = "your home (user scope)"
@@ -471,10 +476,10 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		installPrintUntrusted(out, "  | ", h.Child.Output)
 		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
 	}
-	if rep.Launched != nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted && rep.Result.Outcome != pipeline.OutcomeDryRun) {
-		// The target's stderr is for diagnosing a failure; a run that
-		// succeeded has nothing to diagnose.
-		extRunPrintDiagnostics(errOut, rep.Target, *rep.Launched)
+	if rep.Launched != nil {
+		// The target's stderr is for diagnosing a failure; on success it
+		// is shown with -v, else counted in one line.
+		extRunGuestLog(errOut, rep.Target, *rep.Launched, pipeline.ShowGuestLog(rep.Result, verbose))
 	}
 	for _, l := range rep.Symlinks {
 		fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes; lola does not write through links. Rerun with --replace-symlinks to replace it with a real directory (audited; 'lola uninstall' puts the link back).\n",

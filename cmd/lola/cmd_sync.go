@@ -113,7 +113,7 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			}
 			var ferr error
 			if res.Failed.Assistant != "" && (res.Failed.Report.Result != nil || res.Failed.Report.Launched != nil) {
-				ferr = installFinish(cmd, res.Failed.Report, res.Failed.Err, false)
+				ferr = installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 			}
 			for _, r := range res.Remaining {
 				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, modPrintable(r.Raw))

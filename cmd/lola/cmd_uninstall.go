@@ -48,8 +48,8 @@ and project is uninstalled, one after the other. When that is more than
 one, lola asks first at a terminal ("Uninstall all? [y/N]"); without a
 terminal it refuses (exit 2) unless -f/--force says to uninstall them all.
 
-Every removed file is listed; -v/--verbose is accepted for today's Lola's
-scripts and lists nothing more.
+Every removed file is listed. -v/--verbose also shows the target
+extension's stderr (its log) when it succeeded; a failure always shows it.
 
 --dry-run shows the tree diff and changes nothing (tier-1 targets only).
 
@@ -76,7 +76,7 @@ assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
 	fl.BoolVar(&f.dryRun, "dry-run", false, "show the tree diff; change nothing")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per assistant")
 	fl.BoolVarP(&f.force, "force", "f", false, "without -a, uninstall every assistant recorded here without asking")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "accepted for today's Lola's scripts: every removed file is listed anyway")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also show the target extension's stderr (its log) when it succeeded; a failure always shows it")
 	return c
 }
 
@@ -104,7 +104,7 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	for _, a := range assistants {
 		o.Assistant = a
 		rep, err := install.Uninstall(ctx, o)
-		if ferr := installFinish(cmd, rep, err, f.json); ferr != nil {
+		if ferr := installFinish(cmd, rep, err, f.json, f.verbose); ferr != nil {
 			return ferr
 		}
 	}

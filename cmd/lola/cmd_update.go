@@ -79,7 +79,7 @@ install's code, as 'lola install' has them.`,
 				if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
 					return withCode(exitInternal, err)
 				}
-				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false)
+				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 				for _, r := range res.Remaining {
 					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", modPrintable(r.Module), modPrintable(r.Assistant), updateWhere(r))
 				}

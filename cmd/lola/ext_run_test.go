@@ -42,7 +42,7 @@ func TestExtRun(t *testing.T) {
 	defer extRunAssertTreeUnchanged(t, root)
 
 	t.Run("plan-human", func(t *testing.T) {
-		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("good"))
+		code, out, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "-v", fx("good"))
 		if code != exitOK {
 			t.Fatalf("exit %d, stderr %s", code, errOut)
 		}
@@ -183,7 +183,7 @@ func TestExtRun(t *testing.T) {
 
 	t.Run("environment-minimal", func(t *testing.T) {
 		t.Setenv("LOLA_TEST_SECRET_TOKEN", "s3cr3t")
-		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", fx("env"))
+		code, _, errOut := extRunLola(t, nil, "ext", "run", "--root", root, "--dry-run", "--trust-native", "--caps", "net.http,net.git", "-v", fx("env"))
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}

@@ -5,8 +5,14 @@
  * module's own, so both tiers emit identical plans by construction.
  *
  * Exit status: lola_run's status (1 bad request, 2 handler error, 4 no
- * handler); 70 when the module traps (wasm2c's trap becomes a diagnostic);
- * 71 on an ABI version mismatch; 74 on an I/O error.
+ * handler); 70 when the module traps (wasm2c's trap becomes a diagnostic,
+ * and a trap after a refused memory.grow names the memory maximum); 71 on
+ * an ABI version mismatch; 74 on an I/O error.
+ *
+ * build.sh compiles wasm2c's runtime with wasm_rt_grow_memory renamed to
+ * lola_rt_grow_memory, so the module's memory.grow reaches the definition
+ * here, which records a refusal: the memory report says what happened
+ * rather than guessing it from how full memory was when the module died.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +25,18 @@
 #define WASI_EBADF 8
 #define WASI_EFAULT 21
 
-/* The module's one import, WASI's fd_write, implemented for stderr only:
- * tier 1 gets it from the shim, tier 2 from here; nothing else is offered. */
+/* The module's one import, WASI's fd_write, for fds 1 and 2, both written
+ * to stderr as the shim does in tier 1: the module never reaches the real
+ * stdout, so a stray write to fd 1 lands in the diagnostics and cannot
+ * corrupt the plan, which only main below writes. Tier 1 gets fd_write from
+ * the shim, tier 2 from here; nothing else is offered. */
 struct Z_wasi_snapshot_preview1_instance_t {
 	Z_lola_instance_t *module;
 };
 
 u32 Z_wasi_snapshot_preview1Z_fd_write(struct Z_wasi_snapshot_preview1_instance_t *wasi,
                                        u32 fd, u32 iovs, u32 iovs_len, u32 written) {
-	if (fd != 2) return WASI_EBADF;
+	if (fd != 1 && fd != 2) return WASI_EBADF;
 	wasm_rt_memory_t *mem = Z_lolaZ_memory(wasi->module);
 	u64 total = 0;
 	if ((u64)iovs + (u64)iovs_len * 8 > mem->size || (u64)written + 4 > mem->size) return WASI_EFAULT;
@@ -42,6 +51,20 @@ u32 Z_wasi_snapshot_preview1Z_fd_write(struct Z_wasi_snapshot_preview1_instance_
 	u32 n = (u32)total;
 	memcpy(mem->data + written, &n, 4);
 	return 0;
+}
+
+/* The largest memory, in pages, a memory.grow asked for and was refused
+ * (0: none). An allocator whose growth is refused traps (AssemblyScript's
+ * does, with unreachable), so the trap itself does not say why. */
+static u64 refused_pages;
+
+uint32_t lola_rt_grow_memory(wasm_rt_memory_t *memory, uint32_t delta);
+
+uint32_t wasm_rt_grow_memory(wasm_rt_memory_t *memory, uint32_t delta) {
+	u64 want = (u64)memory->pages + delta;
+	uint32_t old = lola_rt_grow_memory(memory, delta);
+	if (old == (uint32_t)-1 && want > refused_pages) refused_pages = want;
+	return old;
 }
 
 static unsigned char *read_all(FILE *in, size_t *len) {
@@ -80,6 +103,14 @@ int main(void) {
 	wasm_rt_trap_t trap = wasm_rt_impl_try();
 	if (trap != WASM_RT_TRAP_NONE) {
 		fprintf(stderr, "module trapped: %s\n", wasm_rt_strerror(trap));
+		if (refused_pages > 0) {
+			/* A memory without a maximum is bounded by wasm32's 65536. */
+			u64 max = Z_lolaZ_memory(&inst)->max_pages;
+			if (max > 65536) max = 65536;
+			fprintf(stderr, "lola: memory exhausted: the module asked to grow its memory to %llu pages, "
+			        "over its maximum of %llu pages (%llu MiB), and then trapped\n",
+			        (unsigned long long)refused_pages, (unsigned long long)max, (unsigned long long)(max / 16));
+		}
 		return 70;
 	}
 	Z_lolaZ__initialize(&inst);
