@@ -4,7 +4,7 @@ function base(name) { sub(/-[0-9]+$/, "", name); return name }
 /^Benchmark/ {
 	for (i = 2; i < NF; i++) {
 		if ($(i+1) == "ns/op") ns[base($1)] = $i + 0
-		else if ($(i+1) ~ /^(median-ms|cpu-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
+		else if ($(i+1) ~ /^(median-ms|cpu-ms\/op|user-ms\/op|sys-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
 	}
 }
 function mratio(label, num, den, unit) {
@@ -35,6 +35,8 @@ END {
 	ratio("durable atomic apply of 10k files vs WriteFile loop + syncfs", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
 	ratio("bin/lola plan apply, 10k files vs WriteFile+syncfs (<=2x)", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs")
 	mratio("  same, CPU time (user+sys) instead of wall time", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "cpu-ms/op")
+	mratio("  same, user CPU only", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "user-ms/op")
+	mratio("  same, kernel CPU only (ext4 inode allocation; noisy)", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "sys-ms/op")
 	show("audit fsyncs per applied plan, 1 intent (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1", "audit-fsyncs/plan")
 	show("audit fsyncs per applied plan, 1000 intents (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1000", "audit-fsyncs/plan")
 	show("lola install 10 files, claude-code, warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files", "median-ms")

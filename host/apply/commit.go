@@ -93,6 +93,9 @@ func (s *Session) commit(p *Prepared) Result {
 		a.ID = identOf(e)
 	}
 	for _, c := range p.contents {
+		if c.step.Op() == schema.OpWrite {
+			continue // identified as it was written (stageContent)
+		}
 		e, err := p.fresh.Lstat(slotName(c.slot))
 		if err != nil {
 			return s.rollback(p, nil, c.step.Index(), c.step.Op(), err)
@@ -207,7 +210,8 @@ func (p *Prepared) actions() []action {
 	return out
 }
 
-// stageContent writes one step's content into staging/new/<slot>.
+// stageContent writes one step's content into staging/new/<slot>; a
+// write's content is identified for the journal as it is written.
 func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 	name := slotName(c.slot)
 	switch c.step.Op() {
@@ -220,19 +224,17 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		if w := c.step.Intent().Write; w != nil && w.Executable {
 			mode = 0o755
 		}
-		f, err := p.fresh.CreateFile(name, mode)
+		if fsync {
+			s.syncs++
+		}
+		// The identity journaled for the place action is the file
+		// written, observed on its own descriptor.
+		e, err := p.fresh.WriteNewFile(name, mode, body, fsync)
 		if err != nil {
 			return err
 		}
-		_, err = f.Write(body)
-		if err == nil && fsync {
-			s.syncs++
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		c.place.ID = identOf(e)
+		return nil
 	case schema.OpFetch:
 		if s.opts.Remote == nil {
 			return ErrNoRemote
