@@ -80,7 +80,25 @@ func newMarketAddCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "add NAME URL",
 		Short: "Register a marketplace and fetch its catalog",
-		Args:  cobra.ExactArgs(2),
+		Long: `Register a marketplace and fetch its catalog. URL is one of:
+
+  https://host/path/catalog.yml          a catalog file, fetched over https
+  git+https://host/org/repo.git[#PATH]   a catalog kept in a git repository
+  git+ssh://git@host/org/repo.git[#PATH]
+  git@host:org/repo.git[#PATH]           git's scp-like ssh spelling
+  https://host/org/repo.git[#PATH]       git, recognised by the .git suffix
+  ./catalog.yml                          a local file
+
+A git repository is cloned (depth 1) by lola's remote client under the
+remote access policy. The catalog is PATH when given (relative, no '..',
+no symbolic link), else NAME.yml, NAME.yaml, marketplace.yml or
+marketplace.yaml at the root, else the only .yml/.yaml file there; none or
+several is an error naming them. The URL is kept as given: 'lola market
+update' clones it again.`,
+		Example: `  lola market add general https://example.com/general-market.yml
+  lola market add internal git+https://git.example.com/org/market.git#catalogs/internal.yml
+  lola market add internal git@git.example.com:org/market.git`,
+		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := marketRegistry()
 			if err != nil {

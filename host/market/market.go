@@ -8,7 +8,12 @@
 //   - A catalog URL is https (fetched by host/remote's client under the
 //     remote access policy: resolved-address checks, pinned dials, TLS
 //     verification, redirect rules, the byte bound MaxCatalogBytes and the
-//     client's deadline; its HTTP cache is keyed by the marketplace) or a
+//     client's deadline; its HTTP cache is keyed by the marketplace), a
+//     git repository (git+https://, git+ssh://, user@host:path, or an
+//     https:// URL ending in .git, optionally #path/to/catalog.yml),
+//     cloned by host/remote's client under the same policy and bounded by
+//     MaxCatalogRepoBytes, the catalog read from the checkout beneath it by
+//     descriptor (no symbolic link, a regular file, MaxCatalogBytes), or a
 //     local file (read bounded). Any other scheme is remote.scheme. No
 //     other code path reaches the network.
 //   - A catalog is parsed strictly (ParseCatalog: one YAML document,
@@ -62,13 +67,18 @@ var (
 type Registry struct {
 	home   string
 	client *remote.Client
+	cloner module.Cloner // clones git-hosted catalogs; the client unless a test replaces it
 	policy *remote.Policy
 }
 
 // Open returns the registry under home. client fetches https catalogs (nil
 // refuses them); policy checks repository IP literals (nil skips that).
 func Open(home string, client *remote.Client, policy *remote.Policy) *Registry {
-	return &Registry{home: home, client: client, policy: policy}
+	r := &Registry{home: home, client: client, policy: policy}
+	if client != nil {
+		r.cloner = client
+	}
+	return r
 }
 
 // Ref is a registered marketplace, as market/NAME.yml holds it.
@@ -278,6 +288,9 @@ func (r *Registry) Lookup(market, mod string) (Hit, error) {
 
 // normalizeURL admits https URLs and local files (made absolute).
 func normalizeURL(raw string) (string, error) {
+	if _, ok, err := parseGitCatalogURL(raw); ok || err != nil {
+		return raw, err // stored as given, so update clones it again
+	}
 	if i := strings.Index(raw, "://"); i > 0 {
 		scheme := strings.ToLower(raw[:i])
 		if scheme != "https" {
@@ -297,10 +310,15 @@ func normalizeURL(raw string) (string, error) {
 
 func (r *Registry) fetch(ctx context.Context, name, url string) (*Catalog, error) {
 	var b []byte
-	var err error
-	if strings.HasPrefix(strings.ToLower(url), "https://") {
+	g, isGit, err := parseGitCatalogURL(url)
+	switch {
+	case err != nil:
+		return nil, err
+	case isGit:
+		b, err = r.fetchGit(ctx, name, g)
+	case strings.HasPrefix(strings.ToLower(url), "https://"):
 		b, err = r.fetchRemote(ctx, name, url)
-	} else {
+	default:
 		b, err = readBounded(url)
 	}
 	if err != nil {
