@@ -48,7 +48,7 @@ func marketRegistry() (*market.Registry, error) {
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
-	lim, err := remote.NewLimits(market.MaxCatalogBytes, time.Minute, remote.DefaultLimits().CloneBytes(), remote.DefaultLimits().CloneTimeout())
+	lim, err := remote.NewLimits(market.MaxCatalogBytes, time.Minute, market.MaxCatalogRepoBytes, remote.DefaultLimits().CloneTimeout())
 	if err != nil {
 		return nil, withCode(exitInternal, err)
 	}
