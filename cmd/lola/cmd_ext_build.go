@@ -33,10 +33,9 @@ type extLanguage struct {
 	// afterNew runs once in a freshly scaffolded directory (e.g. to write
 	// go.sum); a failure is reported as a warning, not an error.
 	afterNew func(dir string) []extBuildStep
-	// beforeBuild runs once before the tiers are built and returns the
-	// commands to run first (e.g. to refresh a stale dependency); nil
-	// when there is nothing to do.
-	beforeBuild func(dir string, diag io.Writer) ([]extBuildStep, error)
+	// beforeBuild runs once before the tiers are built (e.g. to refresh
+	// a stale dependency); nil when the language needs nothing.
+	beforeBuild func(dir string, diag io.Writer) error
 }
 
 // extBuildStep is one command run in dir with extra environment.
@@ -339,14 +338,8 @@ func extBuild(dir, name string, lang *extLanguage, tiers []int, diag io.Writer) 
 		return nil, fmt.Errorf("creating dist/: %w", errors.Unwrap(err))
 	}
 	if lang.beforeBuild != nil {
-		steps, err := lang.beforeBuild(abs, diag)
-		if err != nil {
+		if err := lang.beforeBuild(abs, diag); err != nil {
 			return nil, err
-		}
-		for _, s := range steps {
-			if err := extRunStep(abs, s, diag); err != nil {
-				return nil, fmt.Errorf("%s failed: %w", strings.Join(s.args, " "), err)
-			}
 		}
 	}
 	var built []extBuiltArtifact

@@ -47,6 +47,22 @@ func TestExtBuildRefreshesAStaleAssemblyScriptSDK(t *testing.T) {
 	if code != exitOK || strings.Contains(errOut, "reinstalling") {
 		t.Fatalf("an unchanged SDK was reinstalled: %d\n%s%s", code, out, errOut)
 	}
+	// A tarball npm cannot install: the build fails, and the author's
+	// package-lock.json and installed SDK are exactly as they were.
+	lock, _ := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err := os.WriteFile(tgzs[0], []byte("not a tarball"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = extCLI(t, "ext", "build", "--tier", "1", dir)
+	if code == exitOK || !strings.Contains(errOut, "are as they were") {
+		t.Fatalf("ext build with a broken SDK tarball: %d\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "package-lock.json")); string(after) != string(lock) {
+		t.Fatal("a failed reinstall left package-lock.json changed")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@lola-pm", "sdk-assemblyscript", "LOLA_TEST_MARKER")); err != nil || string(b) != "new SDK\n" {
+		t.Fatalf("a failed reinstall lost the installed SDK: %v", err)
+	}
 }
 
 // addToTarball rewrites the .tgz at path with one more regular file.
