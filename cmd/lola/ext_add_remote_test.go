@@ -4,12 +4,10 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"encoding/pem"
 	"errors"
 	"io"
 	"log"
 	"net/http"
-	"net/http/cgi"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -18,6 +16,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/lola-pm/lola/host/remote/remotetest"
 )
 
 // The CLI end of `lola ext add URL`: exit codes, the rule named in the
@@ -88,21 +88,6 @@ func extTLSServer(t *testing.T, h http.Handler) *httptest.Server {
 	s.StartTLS()
 	t.Cleanup(s.Close)
 	return s
-}
-
-// extCertFile writes the servers' certificates as a PEM bundle, to be the
-// child's SSL_CERT_FILE.
-func extCertFile(t *testing.T, servers ...*httptest.Server) string {
-	t.Helper()
-	var b bytes.Buffer
-	for _, s := range servers {
-		pem.Encode(&b, &pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw})
-	}
-	p := filepath.Join(t.TempDir(), "roots.pem")
-	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // extLolaChild runs this test binary as lola with LOLA_HOME=home and
@@ -176,7 +161,7 @@ func TestExtAddArchiveURLEndToEnd(t *testing.T) {
 		served.Add(1)
 		w.Write(*body.Load())
 	}))
-	home, certs := extRemoteHome(t, srv), extCertFile(t, srv)
+	home, certs := extRemoteHome(t, srv), remotetest.CertFile(t, srv)
 	src := srv.URL + "/releases/demo-1.0.0.tar.gz?X-Amz-Signature=s3cr3t"
 	code, out, errOut := extLolaChild(t, home, certs, "ext", "add", src)
 	if code != exitOK {
@@ -238,7 +223,7 @@ func TestExtAddArchiveURLRefusedOverTLS(t *testing.T) {
 			w.Write(extTarGz(t, "", map[string]string{"lola-extension.yaml": strings.Replace(extRemoteManifest, "VERSION", "1.0.0", 1)}, map[string]string{"dist/x.wasm": "/etc/passwd"}))
 		}
 	}))
-	certs := extCertFile(t, inner, outer)
+	certs := remotetest.CertFile(t, inner, outer)
 	for path, rule := range map[string]string{
 		"/redirect.tar.gz":  "remote.destination",
 		"/huge.tar.gz":      "remote.bound",
@@ -254,57 +239,13 @@ func TestExtAddArchiveURLRefusedOverTLS(t *testing.T) {
 	}
 }
 
-// extGitRepo builds, with the system git, a bare repository srv/repo.git
-// from files ("->target" is a symbolic link) and serves srv over https
-// with git http-backend.
+// extGitRepo publishes files as /repo.git over https (git http-backend)
+// and returns the server and the func that commits and publishes more.
 func extGitRepo(t *testing.T, files map[string]string) (*httptest.Server, func(map[string]string)) {
 	t.Helper()
-	gitBin, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("the system git is needed to build a fixture repository")
-	}
-	execPath, err := exec.Command(gitBin, "--exec-path").Output()
-	if err != nil {
-		t.Skip("git --exec-path failed")
-	}
-	root := t.TempDir()
-	work := filepath.Join(root, "work")
-	run := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command(gitBin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+root,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	os.MkdirAll(work, 0o755)
-	run(work, "init", "-q", "-b", "main")
-	commit := func(files map[string]string) {
-		t.Helper()
-		for name, body := range files {
-			p := filepath.Join(work, filepath.FromSlash(name))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			os.Remove(p)
-			if target, ok := strings.CutPrefix(body, "->"); ok {
-				os.Symlink(target, p)
-			} else {
-				os.WriteFile(p, []byte(body), 0o644)
-			}
-		}
-		run(work, "add", "-A")
-		run(work, "commit", "-q", "-m", "c")
-		bare := filepath.Join(root, "srv", "repo.git")
-		os.RemoveAll(bare)
-		run(root, "clone", "-q", "--bare", work, bare)
-	}
-	commit(files)
-	srv := extTLSServer(t, &cgi.Handler{
-		Path: filepath.Join(strings.TrimSpace(string(execPath)), "git-http-backend"),
-		Env:  []string{"GIT_PROJECT_ROOT=" + filepath.Join(root, "srv"), "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1"},
-	})
-	return srv, commit
+	repo := remotetest.NewGitRepo(t)
+	repo.Commit(files)
+	return extTLSServer(t, repo.Handler()), repo.Commit
 }
 
 // TestExtAddGitEndToEnd: a repository admitted by config.yaml is cloned,
@@ -312,7 +253,7 @@ func extGitRepo(t *testing.T, files map[string]string) (*httptest.Server, func(m
 // again and pins the new commit's bytes.
 func TestExtAddGitEndToEnd(t *testing.T) {
 	srv, commit := extGitRepo(t, extRemoteFiles("1.0.0", "wasm-1"))
-	home, certs := extRemoteHome(t, srv), extCertFile(t, srv)
+	home, certs := extRemoteHome(t, srv), remotetest.CertFile(t, srv)
 	code, out, errOut := extLolaChild(t, home, certs, "ext", "add", srv.URL+"/repo.git")
 	if code != exitOK || !strings.Contains(out, "added demo 1.0.0 from "+srv.URL+"/repo.git") || !strings.Contains(errOut, "cloning") {
 		t.Fatalf("add: exit %d %q %q", code, out, errOut)
@@ -337,7 +278,7 @@ func TestExtAddGitRefusals(t *testing.T) {
 	files := extRemoteFiles("1.0.0", "wasm")
 	files["dist/escape"] = "->/etc/passwd"
 	srv, _ := extGitRepo(t, files)
-	certs := extCertFile(t, srv)
+	certs := remotetest.CertFile(t, srv)
 	for _, tc := range []struct {
 		home, rule string
 	}{

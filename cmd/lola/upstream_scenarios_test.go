@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/tls"
-	"encoding/pem"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lola-pm/lola/host/remote/remotetest"
 )
 
 // upstreamScenario is one scenario of today's Lola's end-to-end suite
@@ -234,8 +234,7 @@ func (w *upstreamScenarioWorld) serveCatalog(t *testing.T, modules []string) {
 	}))
 	t.Cleanup(srv.Close)
 	w.serverURL = srv.URL
-	certFile := filepath.Join(filepath.Dir(w.home), "server.pem")
-	writeServerCert(t, srv.TLS, certFile)
+	certFile := remotetest.CertFile(t, srv)
 	if err := os.MkdirAll(w.home, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -243,17 +242,6 @@ func (w *upstreamScenarioWorld) serveCatalog(t *testing.T, modules []string) {
 		t.Fatal(err)
 	}
 	w.env = append(w.env, "SSL_CERT_FILE="+certFile, "SSL_CERT_DIR="+filepath.Dir(certFile))
-}
-
-func writeServerCert(t *testing.T, c *tls.Config, file string) {
-	t.Helper()
-	var pemBytes []byte
-	for _, der := range c.Certificates[0].Certificate {
-		pemBytes = append(pemBytes, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})...)
-	}
-	if err := os.WriteFile(file, pemBytes, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // copyTree copies upstream's "is registered" step: the module directory

@@ -1,18 +1,15 @@
 package extension
 
 import (
-	"bytes"
 	"context"
 	"crypto/x509"
 	"io"
 	"log"
 	"net"
 	"net/http"
-	"net/http/cgi"
 	"net/http/httptest"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -144,79 +141,6 @@ func archiveBytes(t *testing.T, name string, files, links map[string]string) []b
 		t.Fatal(err)
 	}
 	return b
-}
-
-// gitRepo is a bare repository built with the system git, served over
-// https by git http-backend (CGI) as /<name>.git.
-type gitRepo struct {
-	t          *testing.T
-	root, work string
-	git        string
-}
-
-func newGitRepo(t *testing.T) *gitRepo {
-	t.Helper()
-	gitBin, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("the system git is needed to build a fixture repository")
-	}
-	root := t.TempDir()
-	g := &gitRepo{t: t, root: root, work: filepath.Join(root, "work"), git: gitBin}
-	os.MkdirAll(g.work, 0o755)
-	g.run(g.work, "init", "-q", "-b", "main")
-	os.MkdirAll(filepath.Join(root, "srv"), 0o755)
-	return g
-}
-
-func (g *gitRepo) run(dir string, args ...string) {
-	g.t.Helper()
-	cmd := exec.Command(g.git, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+g.root,
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		g.t.Fatalf("git %v: %v\n%s", args, err, out.Bytes())
-	}
-}
-
-// commit writes files ("->target" makes a symbolic link) into the work
-// tree, commits them, and publishes the result as srv/repo.git.
-func (g *gitRepo) commit(files map[string]string) {
-	g.t.Helper()
-	for name, body := range files {
-		p := filepath.Join(g.work, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.Remove(p)
-		if target, ok := strings.CutPrefix(body, "->"); ok {
-			if err := os.Symlink(target, p); err != nil {
-				g.t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			g.t.Fatal(err)
-		}
-	}
-	g.run(g.work, "add", "-A")
-	g.run(g.work, "commit", "-q", "-m", "c")
-	bare := filepath.Join(g.root, "srv", "repo.git")
-	os.RemoveAll(bare)
-	g.run(g.root, "clone", "-q", "--bare", g.work, bare)
-}
-
-// handler is git http-backend serving srv/.
-func (g *gitRepo) handler() http.Handler {
-	g.t.Helper()
-	execPath, err := exec.Command(g.git, "--exec-path").Output()
-	if err != nil {
-		g.t.Skip("git --exec-path failed")
-	}
-	return &cgi.Handler{
-		Path: filepath.Join(strings.TrimSpace(string(execPath)), "git-http-backend"),
-		Env:  []string{"GIT_PROJECT_ROOT=" + filepath.Join(g.root, "srv"), "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1"},
-	}
 }
 
 // assertNothingInstalled: no entry under $LOLA_HOME/extensions (not even a

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/remote/remotetest"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -206,10 +207,10 @@ func TestAddArchiveURLOversizedIsRefusedWhileDownloading(t *testing.T) {
 // commit's bytes.
 func TestAddGitSourceClonedUnderPolicy(t *testing.T) {
 	home := t.TempDir()
-	repo := newGitRepo(t)
-	repo.commit(demoFiles("", "1.0.0", "wasm-1"))
+	repo := remotetest.NewGitRepo(t)
+	repo.Commit(demoFiles("", "1.0.0", "wasm-1"))
 	site := newTLSSite(t)
-	site.handle(repo.handler())
+	site.handle(repo.Handler())
 	c := remoteClient(t, []string{site.admit()}, site)
 	src := site.url("/repo.git")
 	got, err := Add(home, src, AddOptions{Fetcher: c, Cloner: c})
@@ -222,7 +223,7 @@ func TestAddGitSourceClonedUnderPolicy(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(home, ExtensionsDir, "demo", ".git")); err == nil {
 		t.Fatal(".git was installed")
 	}
-	repo.commit(demoFiles("", "1.1.0", "wasm-2"))
+	repo.Commit(demoFiles("", "1.1.0", "wasm-2"))
 	up, err := Update(home, "demo", AddOptions{Cloner: c})
 	if err != nil {
 		t.Fatal(err)
@@ -241,12 +242,12 @@ func TestAddGitSourceClonedUnderPolicy(t *testing.T) {
 func TestAddGitSourceRefusals(t *testing.T) {
 	t.Run("symlink in the repository", func(t *testing.T) {
 		home := t.TempDir()
-		repo := newGitRepo(t)
+		repo := remotetest.NewGitRepo(t)
 		files := demoFiles("", "1.0.0", "wasm")
 		files["dist/escape"] = "->/etc/passwd"
-		repo.commit(files)
+		repo.Commit(files)
 		site := newTLSSite(t)
-		site.handle(repo.handler())
+		site.handle(repo.Handler())
 		c := remoteClient(t, []string{site.admit()}, site)
 		_, err := Add(home, site.url("/repo.git"), AddOptions{Cloner: c})
 		assertRule(t, err, schema.RulePathSymlink)
@@ -254,10 +255,10 @@ func TestAddGitSourceRefusals(t *testing.T) {
 	})
 	t.Run("loopback not admitted", func(t *testing.T) {
 		home := t.TempDir()
-		repo := newGitRepo(t)
-		repo.commit(demoFiles("", "1.0.0", "wasm"))
+		repo := remotetest.NewGitRepo(t)
+		repo.Commit(demoFiles("", "1.0.0", "wasm"))
 		site := newTLSSite(t)
-		site.handle(repo.handler())
+		site.handle(repo.Handler())
 		c := remoteClient(t, nil, site)
 		_, err := Add(home, site.url("/repo.git"), AddOptions{Cloner: c})
 		assertRule(t, err, schema.RuleRemoteDestination)
