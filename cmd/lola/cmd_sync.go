@@ -52,7 +52,7 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			if len(args) == 1 {
 				project = args[0]
 			}
-			abs, err := syncProjectDir(project)
+			abs, err := install.ProjectDir(project)
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
@@ -141,16 +141,4 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 	fl.BoolVarP(&verbose, "verbose", "v", false, "also list what is already installed")
 	fl.StringArrayVarP(&assistants, "assistant", "a", nil, "assistant to sync for (repeatable; default: each line's, else every one)")
 	return c
-}
-
-// syncProjectDir is project made absolute, once it is a directory.
-func syncProjectDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", errors.New("the project directory does not exist or is not a directory")
-	}
-	return abs, nil
 }

@@ -106,16 +106,9 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 	}
 	switch j.scope {
 	case schema.ScopeProject:
-		dir := o.Project
-		if dir == "" {
-			dir = "."
-		}
-		abs, err := filepath.Abs(dir)
+		abs, err := ProjectDir(o.Project)
 		if err != nil {
-			return j, fmt.Errorf("%w: project directory: %v", ErrUsage, err)
-		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return j, fmt.Errorf("%w: the project directory does not exist or is not a directory", ErrUsage)
+			return j, err
 		}
 		j.root, j.project = abs, abs
 	case schema.ScopeUser:

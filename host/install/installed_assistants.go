@@ -26,18 +26,10 @@ func InstalledAssistants(o Options) ([]string, error) {
 	}
 	project := ""
 	if scope != schema.ScopeUser {
-		dir := o.Project
-		if dir == "" {
-			dir = "."
+		var err error
+		if project, err = ProjectDir(o.Project); err != nil {
+			return nil, err
 		}
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, fmt.Errorf("%w: project directory: %v", ErrUsage, err)
-		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("%w: the project directory %s does not exist or is not a directory", ErrUsage, abs)
-		}
-		project = abs
 	}
 	var out []string
 	for _, r := range reg.Find(o.Module, "", string(scope), "") {
@@ -49,4 +41,20 @@ func InstalledAssistants(o Options) ([]string, error) {
 		return nil, fmt.Errorf("%w: %s is not installed in this %s scope", ErrNotInstalled, o.Module, scope)
 	}
 	return out, nil
+}
+
+// ProjectDir is dir ("" is the working directory) made absolute, once it
+// is an existing directory; otherwise ErrUsage.
+func ProjectDir(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%w: project directory: %v", ErrUsage, err)
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("%w: the project directory does not exist or is not a directory", ErrUsage)
+	}
+	return abs, nil
 }
