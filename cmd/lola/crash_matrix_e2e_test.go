@@ -162,13 +162,7 @@ func crashMatrixLine(t *testing.T, src string) int {
 }
 
 func TestGuestCrashMatrix(t *testing.T) {
-	sdk := extTestShippedSDK(t)
-	extRunTestEnv = []string{extHostChildEnv + "=1"} // the test binary serves as the shim
-	t.Cleanup(func() { extRunTestEnv = nil })
-	t.Setenv("LOLA_HOME", t.TempDir())
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOWORK", "off")
+	sdk := extOfflineAuthorEnv(t)
 	for _, lang := range []string{"go", "rust", "assemblyscript"} {
 		t.Run(lang, func(t *testing.T) {
 			s := crashMatrixSources[lang]

@@ -23,12 +23,12 @@ func extTestShippedSDK(t *testing.T) string {
 	return d
 }
 
-// TestExtNewShippedSDKBuildsAnywhereOffline: in each language, a project
-// scaffolded against the shipped SDK (bin/sdk, not the checkout) in a
-// directory outside the repository builds both tiers with the Go module
-// proxy off, and each tier's artifact runs through the host (`lola ext
-// run`) to the plan the template promises.
-func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
+// extOfflineAuthorEnv is an author's machine with no network for Go
+// modules and only the shipped SDK: a fresh LOLA_HOME, the module proxy
+// off, no workspace; ext run's child is this test binary. It returns the
+// shipped SDK's directory.
+func extOfflineAuthorEnv(t *testing.T) string {
+	t.Helper()
 	sdk := extTestShippedSDK(t)
 	extRunTestEnv = []string{extHostChildEnv + "=1"} // the test binary serves as the shim
 	t.Cleanup(func() { extRunTestEnv = nil })
@@ -36,6 +36,16 @@ func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
 	t.Setenv("GOPROXY", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
+	return sdk
+}
+
+// TestExtNewShippedSDKBuildsAnywhereOffline: in each language, a project
+// scaffolded against the shipped SDK (bin/sdk, not the checkout) in a
+// directory outside the repository builds both tiers with the Go module
+// proxy off, and each tier's artifact runs through the host (`lola ext
+// run`) to the plan the template promises.
+func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
+	sdk := extOfflineAuthorEnv(t)
 	for _, c := range []struct {
 		lang  string
 		files []string

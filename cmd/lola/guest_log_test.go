@@ -17,22 +17,32 @@ func guestLogScript(plan string, fail bool) []byte {
 	return []byte(s + "printf '%s' '" + plan + "'\n")
 }
 
+// guestLogCase is one run of the guest-log rule: whether the guest
+// fails, the flags given, and what must show.
+type guestLogCase struct {
+	name    string
+	fail    bool
+	args    []string
+	code    int
+	shown   bool // the guest's lines are printed
+	counted bool // only the one line counting them is
+}
+
+// guestLogCases: success (counted), success with verbose (shown), failure
+// (shown).
+func guestLogCases(verbose string) []guestLogCase {
+	return []guestLogCase{
+		{"success", false, nil, exitOK, false, true},
+		{"success-verbose", false, []string{verbose}, exitOK, true, false},
+		{"failure", true, nil, exitExtension, true, false},
+	}
+}
+
 // issue 15 item 3: lola install shows the target's stderr when it fails,
 // and when it succeeds only with -v; without -v one line says how much
 // there is.
 func TestInstallShowsTheTargetLogOnFailureAndWithVerbose(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		fail    bool
-		args    []string
-		code    int
-		shown   bool
-		counted bool
-	}{
-		{"success", false, nil, exitOK, false, true},
-		{"success-verbose", false, []string{"-v"}, exitOK, true, false},
-		{"failure", true, nil, exitExtension, true, false},
-	} {
+	for _, c := range guestLogCases("-v") {
 		t.Run(c.name, func(t *testing.T) {
 			w := newInstallWorld(t, "", "")
 			w.target(t, "tier2", guestLogScript(installSkillPlan, c.fail), "[.claude/]")
@@ -57,18 +67,7 @@ func TestInstallShowsTheTargetLogOnFailureAndWithVerbose(t *testing.T) {
 // The same rule for lola ext run.
 func TestExtRunShowsTheGuestLogOnFailureAndWithVerbose(t *testing.T) {
 	t.Setenv("LOLA_HOME", t.TempDir())
-	for _, c := range []struct {
-		name    string
-		fail    bool
-		args    []string
-		code    int
-		shown   bool
-		counted bool
-	}{
-		{"success", false, nil, exitOK, false, true},
-		{"success-verbose", false, []string{"--verbose"}, exitOK, true, false},
-		{"failure", true, nil, exitExtension, true, false},
-	} {
+	for _, c := range guestLogCases("--verbose") {
 		t.Run(c.name, func(t *testing.T) {
 			art := filepath.Join(t.TempDir(), "logger")
 			if err := os.WriteFile(art, guestLogScript(`{"protocol":1,"intents":[{"op":"write","path":"a.md","content":"a"}]}`, c.fail), 0o755); err != nil {
