@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,7 +12,6 @@ import (
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/rejection"
-	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/host/signature"
 )
 
@@ -29,53 +26,6 @@ func extTrust(st *lolaState) (extension.TrustPolicy, error) {
 		return extension.TrustPolicy{}, err
 	}
 	return extension.TrustPolicy{Verifier: v, RequireTier1: st.cfg.Trust().RequireTier1()}, nil
-}
-
-// extRemote gives o host/remote's client for an https or git source,
-// built from config.yaml's remote policy, credentials and cache only when
-// a source is fetched or cloned: adding a local directory touches none of
-// them. It says on errOut what it fetches (the URL redacted).
-func extRemote(st *lolaState, o *extension.AddOptions, errOut io.Writer) {
-	l := &extLazyRemote{st: st, errOut: errOut}
-	o.Fetcher, o.Cloner = l, l
-}
-
-// extLazyRemote is a module.Fetcher and module.Cloner that builds the
-// remote client on first use; a client that cannot be built is an
-// internal error (exit 1), not a refusal of the source.
-type extLazyRemote struct {
-	st     *lolaState
-	errOut io.Writer
-	c      *remote.Client
-}
-
-func (l *extLazyRemote) client() (*remote.Client, error) {
-	if l.c == nil {
-		c, err := l.st.remoteClient()
-		if err != nil {
-			return nil, withCode(exitInternal, err)
-		}
-		l.c = c
-	}
-	return l.c, nil
-}
-
-func (l *extLazyRemote) Fetch(ctx context.Context, req remote.FetchRequest, dst *os.File, obs remote.HopObserver) (remote.FetchReport, error) {
-	c, err := l.client()
-	if err != nil {
-		return remote.FetchReport{}, err
-	}
-	fmt.Fprintln(l.errOut, "fetching", remote.RedactURL(req.Fetch.URL), "...")
-	return c.Fetch(ctx, req, dst, obs)
-}
-
-func (l *extLazyRemote) Clone(ctx context.Context, req remote.CloneRequest, dir string, obs remote.HopObserver) (remote.CloneReport, error) {
-	c, err := l.client()
-	if err != nil {
-		return remote.CloneReport{}, err
-	}
-	fmt.Fprintln(l.errOut, "cloning", remote.RedactURL(req.Clone.URL), "...")
-	return c.Clone(ctx, req, dir, obs)
 }
 
 // extAddExit maps an add/update/link error to the closed exit codes: a
@@ -174,7 +124,8 @@ remote.redirect, remote.bound, module.*).`,
 				return withCode(exitUsage, fmt.Errorf("ext add: %w", err))
 			}
 			o := extension.AddOptions{Name: f.name, AllowUnsigned: f.allowUnsigned, Trust: tp, Context: cmd.Context()}
-			extRemote(st, &o, cmd.ErrOrStderr())
+			r := &remoteOnDemand{home: f.home, announce: cmd.ErrOrStderr()}
+			o.Fetcher, o.Cloner = r, r
 			got, err := extension.Add(st.home, args[0], o)
 			if err != nil {
 				return extAddExit("add", err)
@@ -291,7 +242,8 @@ refused the source (path.*, remote.*, module.*).`,
 				return a == "y" || a == "yes"
 			}
 			o := extension.AddOptions{AllowUnsigned: f.allowUnsigned, Trust: tp, Accept: ask, Context: cmd.Context(), From: from}
-			extRemote(st, &o, cmd.ErrOrStderr())
+			r := &remoteOnDemand{home: f.home, announce: cmd.ErrOrStderr()}
+			o.Fetcher, o.Cloner = r, r
 			got, err := extension.Update(st.home, args[0], o)
 			if err != nil {
 				if errors.Is(err, extension.ErrNotAccepted) {

@@ -70,7 +70,10 @@ func modExit(err error) error {
 	var v *rejection.Violation
 	var le *module.LimitError
 	var inUse *install.InUseError
+	var xe *exitError
 	switch {
+	case errors.As(err, &xe): // decided where it arose (e.g. the remote client could not be set up)
+		return withCode(xe.code, err)
 	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule),
 		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):
 		return withCode(exitRejected, err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
-	"github.com/lola-pm/lola/host/remote"
 )
 
 func init() { modCommands = append(modCommands, newModAddCmd) }
@@ -76,20 +75,11 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 			if err != nil {
 				return err
 			}
-			if src.IsRemote() {
-				client, err := modRemoteClient(home)
-				if err != nil {
-					return err
-				}
-				o.Cloner, o.Fetcher = client, client
-				if !asJSON {
-					if src.Kind() == module.SourceArchiveURL {
-						fmt.Fprintln(cmd.ErrOrStderr(), "fetching", remote.RedactURL(src.Location()), "...")
-					} else {
-						fmt.Fprintln(cmd.ErrOrStderr(), "cloning", src.Location(), "...")
-					}
-				}
+			r := &remoteOnDemand{home: home}
+			if !asJSON {
+				r.announce = cmd.ErrOrStderr()
 			}
+			o.Cloner, o.Fetcher = r, r
 			added, err := s.Add(context.Background(), src, o)
 			if err != nil {
 				return modExit(err)
@@ -135,18 +125,4 @@ func commitOf(a *module.Added) string {
 		return ""
 	}
 	return a.Clone.Commit
-}
-
-// modRemoteClient builds the clone client from $LOLA_HOME: config.yaml's
-// remote policy, credentials, known_hosts.
-func modRemoteClient(home string) (*remote.Client, error) {
-	st, err := openState(home)
-	if err != nil {
-		return nil, withCode(exitUsage, err) // config.Load names config.yaml itself
-	}
-	c, err := st.remoteClient()
-	if err != nil {
-		return nil, withCode(exitInternal, err)
-	}
-	return c, nil
 }

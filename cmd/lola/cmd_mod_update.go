@@ -7,7 +7,6 @@ import (
 
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
-	"github.com/lola-pm/lola/host/remote"
 )
 
 func init() { modCommands = append(modCommands, newModUpdateCmd) }
@@ -58,17 +57,10 @@ module could not be updated (the others still are); 2 a bad name;
 				fmt.Fprintln(out, "No modules to update")
 				return nil
 			}
-			var client *remote.Client
+			client := &remoteOnDemand{home: home}
 			var failed []string
 			var last error
 			for _, n := range names {
-				if client == nil {
-					c, err := modRemoteClient(home)
-					if err != nil {
-						return err
-					}
-					client = c
-				}
 				added, err := modsource.Update(cmd.Context(), s, home, n, modsource.UpdateOptions{Cloner: client, Fetcher: client})
 				if err != nil {
 					if len(names) > 1 {
