@@ -1,6 +1,9 @@
 package signature
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/json"
@@ -73,10 +76,18 @@ func TestCosignKeyWithCraftedScryptCostIsRefused(t *testing.T) {
 	}
 }
 
-// An encrypted key holding another curve is refused like an unencrypted one.
+// An encrypted key whose plaintext is not a PKCS #8 key decrypts, then is
+// refused by the key parser, as an unencrypted one would be.
 func TestCosignKeyOfAnotherAlgorithmIsRefused(t *testing.T) {
 	_, err := ParsePrivateKeyWithPassword(cosignKey(t, cosignKeyType, []byte("not pkcs8"), []byte("pw")), func() ([]byte, error) { return []byte("pw"), nil })
-	if err == nil {
-		t.Fatal("garbage inside a cosign key was accepted")
+	if err == nil || !strings.Contains(err.Error(), "does not hold a private key lola can read") {
+		t.Fatalf("garbage inside a cosign key: %v, want the key parser to refuse it", err)
+	}
+	// A P-384 key, well encrypted: refused for its curve.
+	k384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(k384)
+	_, err = ParsePrivateKeyWithPassword(cosignKey(t, cosignKeyType, der, []byte("pw")), func() ([]byte, error) { return []byte("pw"), nil })
+	if err == nil || !strings.Contains(err.Error(), "only ECDSA P-256") {
+		t.Fatalf("a P-384 cosign key: %v", err)
 	}
 }

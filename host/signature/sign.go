@@ -72,7 +72,7 @@ func ParsePrivateKeyWithPassword(b []byte, password func() ([]byte, error)) (*ec
 		return nil, errors.New("not a PEM ECDSA private key (" + blk.Type + ")")
 	}
 	if err != nil {
-		return nil, err
+		return nil, errors.New("the " + blk.Type + " block does not hold a private key lola can read (PKCS #8 or SEC 1)")
 	}
 	ek, ok := k.(*ecdsa.PrivateKey)
 	if !ok || ek.Curve != elliptic.P256() {
