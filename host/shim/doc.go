@@ -106,10 +106,25 @@
 // ceiling and records it. A module that fails after such a refusal (Go:
 // "out of memory", exit 2; Rust and AssemblyScript: an unreachable trap)
 // is reported as memory-limit with the ceiling and the pages it had,
-// whatever its own reaction was. Everything else the process allocates
-// (the Go runtime, wazero's compiler, tables) is bounded by RLIMIT_DATA;
-// an allocation it refuses ends the process with the Go runtime's fatal
-// out-of-memory error, which RunModule reports as memory-limit too. On
+// whatever its own reaction was. On Unix the allocator reserves the
+// ceiling's address space inaccessible and opens it as the module grows,
+// so a growth never copies; on Linux it asks for transparent huge pages.
+// The whole process (linear memory, the Go runtime, wazero's compiler,
+// tables) is bounded by RLIMIT_DATA: a growth it refuses is reported as
+// memory-limit like one over the ceiling, and any other allocation it
+// refuses ends the process with the Go runtime's fatal out-of-memory
+// error, which RunModule reports as memory-limit too.
+//
+// # Start-up cost
+//
+// A warm run's time goes mostly to memory the process touches for the
+// first time (page faults), not to computation: the decoded module, the
+// machine code loaded from the cache, the guest's heap. The shim therefore
+// runs with the collector off below a soft limit (tuneGC: it would free
+// almost nothing before exit), and, for a module of a megabyte or more,
+// maps its Go heap ahead in one piece advised for huge pages
+// (prepareHeap). wazero's own code segment is mapped by wazero and cannot
+// be advised. On
 // the cgroup v2 path the child's cgroup also gets memory.max = DataLimit
 // where the memory controller is delegated (child.Config.MemoryMax).
 // Measured peak RSS of the child (Linux, 256 MiB ceiling): a module that

@@ -162,6 +162,15 @@ func (r *abiRun) classify(err error) *Diagnostic {
 			Detail: fmt.Sprintf("the module asked to grow its memory to %d pages, over its %d-page ceiling, and then failed (%s)",
 				asked, r.l.memoryPages, failure(err, ee, exited))}
 	}
+	if asked := r.alloc.deniedPages(); asked > 0 {
+		var pages uint32
+		if r.mem != nil {
+			pages = r.mem.Size() / 65536
+		}
+		return &Diagnostic{Kind: KindMemoryLimit, Limit: int64(r.l.memoryPages), Pages: pages,
+			Detail: fmt.Sprintf("the module asked to grow its memory to %d pages, under its %d-page ceiling, but past the shim process's data limit (RLIMIT_DATA), and then failed (%s)",
+				asked, r.l.memoryPages, failure(err, ee, exited))}
+	}
 	if exited {
 		return &Diagnostic{Kind: KindGuestExit, Number: int64(ee.ExitCode()), Detail: "the module exited (proc_exit)"}
 	}

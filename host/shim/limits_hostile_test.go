@@ -140,8 +140,10 @@ func TestHostileMemoryMinimumOverTheCeiling(t *testing.T) {
 
 // 16.5: the whole child is bounded by RLIMIT_DATA, whatever the module's
 // own ceiling allows. With the data limit forced below the ceiling, a
-// growth the ceiling permits kills the child, and the parent reports the
-// memory limit; without RLIMIT_DATA the run would succeed.
+// growth the ceiling permits is refused (the kernel will not commit the
+// reserved memory; with linear memory in the Go heap the runtime dies of
+// it instead), and the memory limit is reported; without RLIMIT_DATA the
+// run would succeed.
 func TestDataLimitBoundsTheWholeChild(t *testing.T) {
 	l := testLimits(t, func(l *Limits) { l.memoryPages = 4096 })
 	m := runWith(shimtest.Func{Name: "lola_run", Params: 2, Results: 1,

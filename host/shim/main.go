@@ -62,6 +62,10 @@ func Main(a Args, stdin io.Reader, stdout, stderr io.Writer) int {
 		log.outcome(d)
 		return d.Kind.ExitCode()
 	}
+	tuneGC()
+	if st, err := os.Stat(a.module); err == nil {
+		prepareHeap(st.Size())
+	}
 	deadline := start.Add(a.limits.timeout)
 	stop := startWatchdog(deadline, a.limits, log)
 	defer stop()
@@ -71,8 +75,8 @@ func Main(a Args, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // DataLimit is the RLIMIT_DATA the shim sets on itself for l: twice the
-// linear memory ceiling (a growth copies the old buffer into the new one)
-// plus DataOverhead for the Go runtime, wazero's compiler and the module's
+// linear memory ceiling (where linear memory is a Go slice, a growth
+// copies the old buffer into the new one) plus DataOverhead for the Go runtime, wazero's compiler and the module's
 // tables.
 func DataLimit(l Limits) uint64 {
 	return 2*uint64(l.memoryPages)*65536 + DataOverhead
