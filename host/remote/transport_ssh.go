@@ -309,8 +309,9 @@ func (c *Client) hostKeyCallback(s *cloneSession, hostport string) (ssh.HostKeyC
 }
 
 // probeKey is a key no known_hosts line holds; checking it makes knownhosts
-// list the keys it does hold for a host.
-var probeKey = func() ssh.PublicKey {
+// list the keys it does hold for a host. Made on first use, not at start:
+// most runs of lola never dial ssh.
+var probeKey = sync.OnceValue(func() ssh.PublicKey {
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		panic(err)
@@ -320,13 +321,13 @@ var probeKey = func() ssh.PublicKey {
 		panic(err)
 	}
 	return k
-}()
+})
 
 // knownAlgorithms lists the host key algorithms matching the keys known for
 // hostport, or nil (the library default) when none is known.
 func knownAlgorithms(kh ssh.HostKeyCallback, hostport string) []string {
 	var ke *knownhosts.KeyError
-	if err := kh(hostport, probeAddr(hostport), probeKey); !errors.As(err, &ke) {
+	if err := kh(hostport, probeAddr(hostport), probeKey()); !errors.As(err, &ke) {
 		return nil
 	}
 	var out []string
