@@ -140,7 +140,8 @@ func (p *Prepared) closeOwned() {
 // file as a directory, names the host's own files, or contradicts the tree
 // (a rename from nothing or onto something, a write over a directory).
 // It also checks that v's relation does not distinguish names the root's
-// filesystem treats as one.
+// filesystem treats as one (Probe), except in a dry run on a filesystem
+// that cannot be identified without writing.
 func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, error) {
 	if s.unlock == nil {
 		return nil, errUnlocked
@@ -184,9 +185,15 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 }
 
 // checkRelation refuses a relation that tells apart names the probe found
-// to be one entry on this filesystem.
+// to be one entry on this filesystem. In a dry run on a filesystem that
+// cannot be identified without writing (ErrUnidentified) there are no
+// findings and the check is skipped: nothing will be applied, and the
+// apply checks it.
 func (p *Prepared) checkRelation() error {
 	f, err := p.s.Probe()
+	if errors.Is(err, ErrUnidentified) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
