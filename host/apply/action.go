@@ -171,6 +171,9 @@ func (p relPath) Components() []string { return strings.Split(string(p), "/") }
 func (s *stage) undo(a *action) error {
 	switch a.Op {
 	case actAside:
+		if s.aside == nil {
+			return nil // aside/ discarded: nothing was left in it
+		}
 		e, err := s.aside.Lstat(slotName(a.Slot))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -204,6 +207,9 @@ func (s *stage) undo(a *action) error {
 			return err
 		}
 		if a.Op != actRename {
+			if s.fresh == nil {
+				return fmt.Errorf("cannot move %s back: staging's new/ is gone", a.Path)
+			}
 			return fsroot.Rename(d, name, s.fresh, slotName(a.Slot), fsroot.NoReplace)
 		}
 		fd, fname, ok, err := s.locate(a.from, a.fromName, a.From)

@@ -160,7 +160,7 @@ func (s *Session) commit(p *Prepared) Result {
 	p.dir.RemoveAll(asideName)
 	s.point("discard aside")
 	j.close()
-	p.discard()
+	p.discardWith(s.point)
 	s.point("discarded")
 	return Result{Outcome: OutcomeCommitted, Trigger: -1}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -78,7 +79,9 @@ func TestCrashRecovers(t *testing.T) {
 				if got != post {
 					t.Fatalf("crash after the commit point (%s), recovery %s:\n%s", points[n-1], rep.Kind, diffLines(post, got))
 				}
-				if n < len(points) && rep.Kind != RecoveryCompleted {
+				// Past the journal's removal only an empty staging
+				// directory is left: removed as holding nothing.
+				if n < len(points) && rep.Kind != RecoveryCompleted && !(points[n-1] == "discard journal" && rep.Kind == RecoveryDiscarded) {
 					t.Fatalf("recovery says %s after the commit point", rep.Kind)
 				}
 			default:
@@ -201,5 +204,35 @@ func TestRecoverCompletesCommitWhoseChangesWereLost(t *testing.T) {
 			}
 			noStaging(t, root)
 		})
+	}
+}
+
+// A rollback's discard removes staging's halves before the journal; a
+// crash in between leaves a journal without new/ or aside/. Recovery
+// finds nothing to move back (every change was undone before the discard
+// began) and removes the rest, rather than failing on the missing half.
+func TestRecoverToleratesDiscardedHalves(t *testing.T) {
+	p, v := decode(t, atomicityPlan)
+	for _, half := range []string{freshName, asideName} {
+		root := t.TempDir()
+		tree(t, root, atomicityTree)
+		pre := snapshot(t, root)
+		if err := Interrupt(openRoot(t, root), v, p, Options{Key: testKey}, "program"); err != nil {
+			t.Fatal(err)
+		}
+		names := stagingNames(t, root)
+		if len(names) != 1 {
+			t.Fatalf("staging %v", names)
+		}
+		must(t, os.RemoveAll(filepath.Join(root, names[0], half)))
+		rep, err := Recover(openRoot(t, root), testKey)
+		must(t, err)
+		if rep.Kind != RecoveryRolledBack {
+			t.Fatalf("%s gone: recovery %s", half, rep.Kind)
+		}
+		if got := snapshot(t, root); got != pre {
+			t.Fatal(diffLines(pre, got))
+		}
+		noStaging(t, root)
 	}
 }

@@ -70,6 +70,8 @@
 // only; birth times come from a coarse clock, so an inode number reused
 // within one clock tick is not told apart. A crash between making a
 // staging directory and its first journal record leaves a directory
-// recovery cannot authenticate: it is reported, not removed. Journals of
+// recovery cannot authenticate: an empty one is removed (so is the empty
+// directory a crash at the very end of a discard leaves), one holding a
+// journal without a whole first record is reported, not removed. Journals of
 // hosts before the key existed are not executed.
 package apply

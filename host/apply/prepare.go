@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
@@ -45,14 +46,39 @@ func (st *stage) closeDirs() {
 
 // discard removes the staging directory and everything in it (nothing,
 // when none was made: a dry run creates none).
-func (st *stage) discard() error {
+func (st *stage) discard() error { return st.discardWith(func(string) {}) }
+
+// discardWith is discard, calling point between removing the journal and
+// removing the directory. The journal goes last but one: a crash during
+// the discard leaves a journal that still verifies (recovery tolerates
+// the halves new/ and aside/ being gone, since each is removed only once
+// nothing in it is needed), or an empty directory, which recovery
+// removes.
+func (st *stage) discardWith(point func(string)) error {
 	st.closeDirs()
 	if st.name == "" {
 		return nil
 	}
-	err := st.root.Dir().RemoveAll(st.name)
+	name := st.name
 	st.name = ""
-	return err
+	rd := st.root.Dir()
+	d, err := rd.OpenDir(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	for _, n := range []string{freshName, asideName, journalName} {
+		if err = d.RemoveAll(n); err != nil {
+			break
+		}
+	}
+	d.Close()
+	if err != nil {
+		return err
+	}
+	point("discard journal")
+	return rd.RemoveAll(name)
 }
 
 // ChangeKind says what a dry run would do to one path.

@@ -92,6 +92,18 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 		return rep, err
 	}
 	st := &stage{root: s.root, name: name, dir: dir}
+	if names, err := dir.ReadNames(); err == nil && len(names) == 0 {
+		// Empty: what a crash leaves between the last step of a discard
+		// (the journal removed) and the directory's removal, or between
+		// making a staging directory and its journal. It holds no change
+		// and no evidence; it is removed.
+		rep.Kind = RecoveryDiscarded
+		if err := st.discard(); err != nil {
+			rep.Kind = RecoveryFailed
+			return rep, err
+		}
+		return rep, nil
+	}
 	// Nothing found in the root is trusted: the journal is executed only
 	// when it verifies under the host key for this root and this very
 	// directory. Anything else is left exactly as found.
@@ -145,8 +157,10 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 	case !hasProgram:
 		rep.Kind = RecoveryDiscarded // the tree was never touched
 	default:
-		if st.fresh, err = dir.OpenDir(freshName); err == nil {
-			st.aside, err = dir.OpenDir(asideName)
+		// A half is gone only when a rollback's discard removed it, once
+		// every change was undone; undo then finds nothing to move back.
+		if st.fresh, err = openIfPresent(dir, freshName); err == nil {
+			st.aside, err = openIfPresent(dir, asideName)
 		}
 		if err != nil {
 			st.closeDirs()
