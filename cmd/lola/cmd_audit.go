@@ -197,7 +197,7 @@ func printAnchor(out io.Writer, head audit.Head) {
 	fmt.Fprintf(out, "anchored at seq %d (%s, MAC under %s): no record was removed from the end or edited and re-chained, unless by a holder of the key\n",
 		head.AnchorSeq, audit.HeadFileName, audit.KeyFileName)
 	if head.Unanchored > 0 {
-		fmt.Fprintf(out, "%d record(s) after the anchor are covered by the chain only (a crash between a record and its anchor; the next append anchors them)\n", head.Unanchored)
+		fmt.Fprintf(out, "%d record(s) after the anchor are covered by the chain only (an apply running, or killed, after its pre-apply record, or a crash between a record and its anchor; the next append anchors them)\n", head.Unanchored)
 	}
 	fmt.Fprintln(out, "not proven: whoever can read the key and write $LOLA_HOME can rewrite the log and its anchor; keep a copy of the head elsewhere to detect that")
 }

@@ -106,7 +106,9 @@ how many lines -v would show. --json always carries it as
 child.diagnostics.
 
 --dry-run shows the plan and the tree diff it would cause and changes
-nothing. A native extension is refused under --dry-run: it runs trusted and
+nothing: it creates nothing under --root (see 'lola plan apply --help' for
+the note it prints on a filesystem it cannot identify without writing).
+A native extension is refused under --dry-run: it runs trusted and
 may act on its own before lola sees its plan, so a dry run could not promise
 that nothing happened. --trust-native runs it anyway, to see its plan.
 
@@ -273,7 +275,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		return err
 	}
 	if !f.json && pr.Outcome == pipeline.OutcomeDryRun {
-		printTreeDiff(out, pr.Changes)
+		printTreeDiff(out, pr.Changes, pr.RelationNote)
 	}
 	return pipelineExit(pr, f.json, errOut)
 }
@@ -415,6 +417,8 @@ type extRunReport struct {
 	Correlation string                `json:"correlation,omitempty"`
 	Recovered   *planApplyRecoveryRep `json:"recovered,omitempty"`
 	Error       string                `json:"error,omitempty"`
+	// RelationNote: see planApplyReport.
+	RelationNote string `json:"relation_note,omitempty"`
 }
 
 // extRunShim is what the tier-1 shim reported: which limit it hit, and the
@@ -507,7 +511,7 @@ func (rep *extRunReport) withPipeline(pr pipeline.Result) {
 			rep.Violations = append(rep.Violations, extRunViolation{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
 		}
 	}
-	rep.Trigger, rep.Changes = pr.Trigger, pr.Changes
+	rep.Trigger, rep.Changes, rep.RelationNote = pr.Trigger, pr.Changes, pr.RelationNote
 	if !pr.Correlation.IsZero() {
 		rep.Correlation = pr.Correlation.String()
 	}

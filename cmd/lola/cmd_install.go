@@ -500,7 +500,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 	switch pr.Outcome {
 	case pipeline.OutcomeDryRun:
 		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, rep.Module, rep.Assistant, where, rep.Target, rep.TargetTier)
-		printTreeDiff(out, pr.Changes)
+		printTreeDiff(out, pr.Changes, pr.RelationNote)
 		for _, k := range rep.Kept {
 			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
 		}

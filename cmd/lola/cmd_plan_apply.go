@@ -47,7 +47,13 @@ hfsplus, windows and darwin-case-sensitive name one. A relation that
 distinguishes names the root's filesystem treats as one is refused.
 
 --dry-run prints what would change, as a tree diff (added, removed,
-replaced, renamed, with sizes), and changes nothing.
+replaced, renamed, with sizes), and changes nothing: it creates nothing
+under --root, not even for an instant. With --fs auto the filesystem is
+identified by reading its type; where that cannot tell how it compares
+names (FUSE, NFS, SMB, ZFS, a casefolded directory, an unknown type) the
+dry run compares them under the relation that folds the most, and says
+so in a note ("relation_note" with --json), while the apply observes the
+filesystem.
 
 Before anything else the root is locked and whatever an interrupted apply
 left is recovered (see 'lola recover').
@@ -87,6 +93,9 @@ type planApplyReport struct {
 	Error      string                `json:"error,omitempty"`
 	Changes    []apply.Change        `json:"changes,omitempty"`
 	Recovered  *planApplyRecoveryRep `json:"recovered,omitempty"`
+	// RelationNote says, for a dry run on a filesystem lola cannot
+	// identify without writing, which relation stood in and why.
+	RelationNote string `json:"relation_note,omitempty"`
 }
 
 type planApplyViolation struct {
@@ -203,7 +212,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	}
 	rep.Trigger = pr.Trigger
 	if pr.Outcome == pipeline.OutcomeDryRun {
-		rep.Changes = pr.Changes
+		rep.Changes, rep.RelationNote = pr.Changes, pr.RelationNote
 	}
 	if pr.Recovered.Kind != apply.RecoveryNone {
 		rep.Recovered = &planApplyRecoveryRep{Kind: pr.Recovered.Kind, Staging: pr.Recovered.Staging}
@@ -218,7 +227,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	} else {
 		switch pr.Outcome {
 		case pipeline.OutcomeDryRun:
-			printTreeDiff(out, pr.Changes)
+			printTreeDiff(out, pr.Changes, pr.RelationNote)
 		case pipeline.OutcomeCommitted:
 			fmt.Fprintf(out, "committed %d intents (%s)\n", p.Len(), changeCounts(pr.Changes))
 		}
@@ -236,7 +245,9 @@ func changeCounts(changes []apply.Change) string {
 		n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced], n[apply.ChangeRenamed], n[apply.ChangeNoop])
 }
 
-func printTreeDiff(w io.Writer, changes []apply.Change) {
+// printTreeDiff prints a dry run's changes, then note (pipeline.Result's
+// RelationNote) when there is one.
+func printTreeDiff(w io.Writer, changes []apply.Change, note string) {
 	counts := map[apply.ChangeKind]int{}
 	for _, c := range changes {
 		counts[c.Kind]++
@@ -264,6 +275,9 @@ func printTreeDiff(w io.Writer, changes []apply.Change) {
 		case apply.ChangeNoop:
 			fmt.Fprintf(w, "  = %s (delete: nothing there)\n", path)
 		}
+	}
+	if note != "" {
+		fmt.Fprintf(w, "note: %s\n", note)
 	}
 }
 

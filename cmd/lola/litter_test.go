@@ -103,3 +103,18 @@ func TestReapplyReportsUnchanged(t *testing.T) {
 		t.Fatalf("an unchanged re-apply touched the tree:\n%s\n%s", before, after)
 	}
 }
+
+// A dry run whose relation stood in for an unidentified filesystem says
+// so after its tree diff; one that knew the filesystem adds nothing.
+func TestDryRunPrintsTheRelationNote(t *testing.T) {
+	var b strings.Builder
+	printTreeDiff(&b, nil, "the root's filesystem cannot be identified without writing")
+	if !strings.HasSuffix(b.String(), "note: the root's filesystem cannot be identified without writing\n") {
+		t.Fatalf("%q", b.String())
+	}
+	b.Reset()
+	printTreeDiff(&b, nil, "")
+	if strings.Contains(b.String(), "note:") {
+		t.Fatalf("%q", b.String())
+	}
+}

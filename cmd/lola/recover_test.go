@@ -176,3 +176,36 @@ func TestPlantedStagingIsReportedNotExecuted(t *testing.T) {
 		t.Fatalf("tree before:\n%s\nafter:\n%s", before, after)
 	}
 }
+
+// One syncfs makes an apply's renames and its journal's commit record
+// durable together, so a power loss can leave the record on disk and a
+// rename not: here the delete's move aside is taken back, as if it never
+// reached the disk. 'lola recover' still completes the plan (redoing the
+// move from the journal) and logs it committed.
+func TestRecoverCompletesACommitWhoseChangeWasLost(t *testing.T) {
+	root, home := interrupted(t, true)
+	var staging string
+	ents, _ := os.ReadDir(root)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), apply.StagingPrefix) {
+			staging = filepath.Join(root, e.Name())
+		}
+	}
+	aside, err := os.ReadDir(filepath.Join(staging, "aside"))
+	if err != nil || len(aside) != 1 {
+		t.Fatalf("staging/aside: %v %v", aside, err)
+	}
+	if err := os.Rename(filepath.Join(staging, "aside", aside[0].Name()), filepath.Join(root, "victim")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runApplyCLI(t, "", "recover", "--root", root, "--home", home)
+	if code != exitOK || !strings.Contains(out, "completed") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if got := listTree(t, root); got != "" {
+		t.Fatalf("tree %q; want the delete completed", got)
+	}
+	if got := recoveredOutcome(t, home); got != audit.OutcomeCommitted {
+		t.Fatalf("logged %s", got)
+	}
+}

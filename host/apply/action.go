@@ -171,6 +171,9 @@ func (p relPath) Components() []string { return strings.Split(string(p), "/") }
 func (s *stage) undo(a *action) error {
 	switch a.Op {
 	case actAside:
+		if s.aside == nil {
+			return nil // aside/ discarded: nothing was left in it
+		}
 		e, err := s.aside.Lstat(slotName(a.Slot))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -204,6 +207,9 @@ func (s *stage) undo(a *action) error {
 			return err
 		}
 		if a.Op != actRename {
+			if s.fresh == nil {
+				return fmt.Errorf("cannot move %s back: staging's new/ is gone", a.Path)
+			}
 			return fsroot.Rename(d, name, s.fresh, slotName(a.Slot), fsroot.NoReplace)
 		}
 		fd, fname, ok, err := s.locate(a.from, a.fromName, a.From)
@@ -216,4 +222,76 @@ func (s *stage) undo(a *action) error {
 		return fsroot.Rename(d, name, fd, fname, fsroot.NoReplace)
 	}
 	return fmt.Errorf("apply: unknown action %q", a.Op)
+}
+
+// redo completes a, journaled before a commit record that reached the
+// disk, when evidence shows its effect is missing: the entry it moves is,
+// by identity, still at its source and its destination is empty. An
+// effect already present, or a source that no longer holds the entry (a
+// half of staging already discarded, a tree changed since), is left as it
+// is; running it twice is running it once. Changes are redone in program
+// order, so a directory made by the apply exists again before anything
+// is placed in it, and an entry is moved aside before its path is reused.
+func (s *stage) redo(a *action) error {
+	switch a.Op {
+	case actAside:
+		if s.aside == nil {
+			return nil
+		}
+		if _, err := s.aside.Lstat(slotName(a.Slot)); err == nil {
+			return nil // moved aside
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		d, name, ok, err := s.locate(nil, "", a.Path)
+		if err != nil || !ok {
+			return err
+		}
+		return redoMove(d, name, s.aside, slotName(a.Slot), a.ID)
+	case actMkdir, actPlace:
+		if s.fresh == nil {
+			return nil
+		}
+		d, name, ok, err := s.locate(nil, "", a.Path)
+		if err != nil || !ok {
+			return err
+		}
+		return redoMove(s.fresh, slotName(a.Slot), d, name, a.ID)
+	case actRename:
+		fd, fname, ok, err := s.locate(nil, "", a.From)
+		if err != nil || !ok {
+			return err
+		}
+		d, name, ok, err := s.locate(nil, "", a.Path)
+		if err != nil || !ok {
+			return err
+		}
+		return redoMove(fd, fname, d, name, a.ID)
+	}
+	return fmt.Errorf("apply: unknown action %q", a.Op)
+}
+
+// redoMove moves fromName to toName when fromName is, by identity, id and
+// toName is free; otherwise it does nothing (the move was made, or the
+// tree no longer holds what it moved).
+func redoMove(from *fsroot.Dir, fromName string, to *fsroot.Dir, toName string, id ident) error {
+	e, err := from.Lstat(fromName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if !id.is(e) {
+		return nil
+	}
+	if _, err := to.Lstat(toName); err == nil {
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	err = move(from, fromName, to, toName, id, true)
+	if errors.Is(err, ErrChanged) {
+		return nil // swapped since the check: not the entry journaled
+	}
+	return err
 }

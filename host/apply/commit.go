@@ -7,15 +7,25 @@ import (
 	"os"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/schema"
 )
 
 // Commit applies p: it logs the resolved plan to the observer, stages all
-// content, journals the program, makes every change through the
-// descriptors Prepare opened, flushes, writes the commit point, and
+// content, journals the program, flushes, makes every change through the
+// descriptors Prepare opened, writes the commit point, flushes, and
 // discards staging. Any failure before the commit point rolls back every
 // change in reverse; the Result names the intent that triggered it. A
 // Prepared is committed at most once.
+//
+// Where the root has syncfs (Linux) an apply of any size flushes twice:
+// one syncfs after staging makes the staged content, the journal's
+// program and whatever the observer's Begin wrote on the root's
+// filesystem (FlushDevice) durable before the first change, and one
+// syncfs after the commit record makes the changes and the commit record
+// durable together. A commit record may therefore reach the disk before
+// some of the changes it follows; recovery completes those from the
+// journal (see Recover).
 func (s *Session) Commit(p *Prepared) Result {
 	res := s.commit(p)
 	s.observer().Outcome(res)
@@ -29,6 +39,9 @@ func (s *Session) commit(p *Prepared) Result {
 	p.used = true
 	defer p.rs.Close()
 	defer p.closeOwned()
+	if s.opts.DryRun {
+		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: errors.New("apply: a dry-run session commits nothing")}
+	}
 	obs := s.observer()
 	if err := obs.Begin(p.Intents()); err != nil {
 		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: fmt.Errorf("apply: the plan could not be logged, so nothing was applied: %w", err)}
@@ -40,13 +53,16 @@ func (s *Session) commit(p *Prepared) Result {
 	}
 	if len(p.program) == 0 {
 		// Nothing to change (every intent a no-op): no staging, no flush.
+		if err := s.dropPending(); err != nil {
+			return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
+		}
 		return Result{Outcome: OutcomeCommitted, Trigger: -1}
 	}
 	tag := ""
 	if t, ok := obs.(Tagger); ok {
 		tag = t.Tag()
 	}
-	name, dir, j, err := s.newStaging(tag)
+	name, dir, j, err := s.takeStaging(tag)
 	if err != nil {
 		return Result{Outcome: OutcomeRolledBack, Trigger: -1, Cause: err}
 	}
@@ -126,21 +142,13 @@ func (s *Session) commit(p *Prepared) Result {
 		obs.Event(Event{Intent: a.Intent, Kind: eventOf(a), Path: a.Path})
 		s.point("after " + a.Op)
 	}
-	if err := p.flushTree(syncfs); err != nil {
-		return s.rollback(p, p.program, -1, "", err)
-	}
-	s.point("flushed")
-	size, _ := j.f.Seek(0, io.SeekCurrent)
-	s.syncs++
-	if err := j.append(record{Phase: phaseCommit}); err != nil {
-		// The commit record may or may not be on disk: take it back
-		// before undoing, or a crash during the undo would be "completed".
-		if terr := j.f.Truncate(size); terr != nil || j.f.Sync() != nil {
-			return Result{Outcome: OutcomeRollbackFailed, Trigger: -1, Cause: err, RollbackErr: errors.New("the commit record could not be taken back")}
+	if err := p.commitPoint(syncfs, j); err != nil {
+		var tb *takeBackErr
+		if errors.As(err, &tb) {
+			return Result{Outcome: OutcomeRollbackFailed, Trigger: -1, Cause: tb.cause, RollbackErr: errors.New("the commit record could not be taken back")}
 		}
 		return s.rollback(p, p.program, -1, "", err)
 	}
-	s.point("commit")
 	// Past the commit point: discard staging. A crash here is completed
 	// by the next recovery; nothing here needs to be flushed.
 	p.fresh.Close()
@@ -152,31 +160,79 @@ func (s *Session) commit(p *Prepared) Result {
 	p.dir.RemoveAll(asideName)
 	s.point("discard aside")
 	j.close()
-	p.discard()
+	p.discardWith(s.point)
 	s.point("discarded")
 	return Result{Outcome: OutcomeCommitted, Trigger: -1}
 }
 
 // flushStaging makes staged content, the journal's program and the
 // staging directory's entries durable before the tree is touched: one
-// syncfs where there is one, else an fsync of the journal and of each
-// directory (content was fsynced as it was written).
+// syncfs where there is one (which also covers whatever the observer's
+// Begin wrote on the root's filesystem), else an fsync of the journal and
+// of each directory (content was fsynced as it was written).
 func (p *Prepared) flushStaging(syncfs bool, j *journal) error {
-	p.s.syncs++
 	if syncfs {
 		return p.root.SyncFS()
 	}
-	if err := j.f.Sync(); err != nil {
+	if err := j.sync(); err != nil {
 		return err
 	}
 	for _, d := range []*fsroot.Dir{p.fresh, p.aside, p.dir, p.root.Dir()} {
-		p.s.syncs++
 		if err := d.Sync(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// commitPoint makes every change and the journal's commit record durable.
+// With syncfs: the commit record is written, then one syncfs flushes it
+// with the changes (a crash in between may leave the record on disk
+// without some of the changes: recovery redoes them from the journal).
+// Without: each touched directory is fsynced, then the commit record is
+// appended and fsynced. A commit record that may be on disk when this
+// fails is taken back (truncated and flushed) before the caller undoes
+// the changes, or a crash during the undo would be "completed"; when that
+// fails too the error is a *takeBackErr.
+func (p *Prepared) commitPoint(syncfs bool, j *journal) error {
+	s := p.s
+	if !syncfs {
+		if err := p.flushTree(); err != nil {
+			return err
+		}
+		s.point("flushed")
+	}
+	size, err := j.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	if err = j.write(record{Phase: phaseCommit}); err == nil {
+		s.point("commit")
+		if err = s.inject("commit", -1); err == nil {
+			if syncfs {
+				err = p.root.SyncFS()
+			} else {
+				err = j.sync()
+			}
+		}
+	}
+	if err != nil {
+		if terr := j.f.Truncate(size); terr != nil || j.sync() != nil {
+			return &takeBackErr{cause: err}
+		}
+		return err
+	}
+	if syncfs {
+		s.point("flushed")
+	}
+	return nil
+}
+
+// takeBackErr: the commit record could not be taken back after the
+// commit point failed; the tree is in neither state.
+type takeBackErr struct{ cause error }
+
+func (e *takeBackErr) Error() string { return e.cause.Error() }
 
 func opOf(p *Prepared, intent int) schema.Op {
 	for _, r := range p.resolved {
@@ -224,9 +280,6 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		if w := c.step.Intent().Write; w != nil && w.Executable {
 			mode = 0o755
 		}
-		if fsync {
-			s.syncs++
-		}
 		// The identity journaled for the place action is the file
 		// written, observed on its own descriptor.
 		e, err := p.fresh.WriteNewFile(name, mode, body, fsync)
@@ -245,8 +298,7 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		}
 		err = s.opts.Remote.Fetch(c.step, f)
 		if err == nil && fsync {
-			s.syncs++
-			err = f.Sync()
+			err = durable.File(f)
 		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -267,18 +319,14 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 	return fmt.Errorf("apply: %s has no content", c.step.Op())
 }
 
-// flushTree makes every rename durable before the commit point.
-func (p *Prepared) flushTree(syncfs bool) error {
-	p.s.syncs++
-	if syncfs {
-		return p.root.SyncFS()
-	}
+// flushTree makes every rename durable before the commit point, where
+// there is no syncfs: an fsync of each directory the changes touched.
+func (p *Prepared) flushTree() error {
 	seen := map[*fsroot.Dir]bool{}
 	for _, a := range p.program {
 		for _, n := range []*node{a.at, a.from, a.mk} {
 			if n != nil && n.d != nil && !seen[n.d] {
 				seen[n.d] = true
-				p.s.syncs++
 				if err := n.d.Sync(); err != nil {
 					return err
 				}

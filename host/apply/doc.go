@@ -8,15 +8,23 @@
 //     the root directory itself (fsroot.Dir.LockSelf) from Begin to Close.
 //     No lock file is created: an apply leaves nothing of the host's
 //     beneath the root but the plan's own effects.
-//   - Prepare creates nothing: a dry run (Prepare, Changes, Discard) leaves
-//     no trace beneath the root. The name-comparison probe (Probe) uses a
-//     scratch directory it removes, and puts the root's modification time
-//     back. Staging exists only while Commit runs, or after a crash until
-//     recovery. It stays directly beneath the root, on the root's
+//   - Prepare creates nothing: a dry run (Options.DryRun; Prepare, Changes,
+//     Discard) writes nothing beneath the root once Begin's recovery is
+//     done (which removes only what an interrupted apply left). How the
+//     root compares names (Probe) is read from its filesystem's type
+//     (fsroot.Inspect) wherever that is conclusive (Linux, a filesystem
+//     in its table). Elsewhere a real apply observes it in the staging
+//     directory it then stages through (made by Probe, removed by Close
+//     when no Commit took it, with the root's modification time put back),
+//     and a dry run learns nothing (ErrUnidentified): the caller assumes
+//     the relation that folds the most. Staging exists only while an apply
+//     runs (from that probe, or from Commit, to its end), or after a crash
+//     until recovery. It stays directly beneath the root, on the root's
 //     filesystem, because an entry cannot be renamed across filesystems.
 //   - Every Session first recovers whatever an interrupted apply of this
 //     host left (Recover): the tree is restored to its pre-plan state, or
-//     the commit is completed when its commit point had passed. Nothing in
+//     the commit is completed (missing changes redone) when its commit
+//     point had passed. Nothing in
 //     the root is trusted: a staging directory's journal is executed only
 //     when every record verifies under the host key (Options.Key, kept
 //     0600 in $LOLA_HOME: LoadKey) bound to the identity of this root and
@@ -33,11 +41,20 @@
 //     since validation is moved back untouched and the apply rolls back.
 //     Undo moves an entry back only when it is, by identity, the one the
 //     change moved, and never removes anything from the tree.
-//   - Durability is batched: content is written without per-file flushes;
-//     one syncfs makes staging and the journal's program durable before
-//     the tree changes, one syncfs makes the renames durable, and one
-//     fsync makes the commit record durable (elsewhere than Linux: an
-//     fsync of each file and touched directory instead of syncfs).
+//   - Durability is batched: content is written without per-file flushes,
+//     and an apply of any size flushes twice on Linux. One syncfs of the
+//     root's filesystem makes staging, the journal's program and whatever
+//     the Observer's Begin wrote on that filesystem (FlushDevice: the
+//     audit log's pre-apply record, when $LOLA_HOME shares it) durable
+//     before the tree changes; after the changes the commit record is
+//     written unflushed and one more syncfs makes the changes and it
+//     durable together. A power loss during that syncfs can leave the
+//     commit record on disk without some of the renames before it: the
+//     journal is then still committed, and recovery redoes each
+//     journaled change whose effect is missing (identity-checked, as undo
+//     is). Elsewhere than Linux: an fsync of each file and touched
+//     directory, then of the commit record. Every flush goes through
+//     host/internal/durable, which counts them.
 //   - A write whose content and executable bit equal the file on disk is a
 //     no-op: reported as ChangeNoop ("unchanged"), neither staged nor
 //     moved, and still given to the Observer's Begin as an intent.
@@ -53,6 +70,8 @@
 // only; birth times come from a coarse clock, so an inode number reused
 // within one clock tick is not told apart. A crash between making a
 // staging directory and its first journal record leaves a directory
-// recovery cannot authenticate: it is reported, not removed. Journals of
+// recovery cannot authenticate: an empty one is removed (so is the empty
+// directory a crash at the very end of a discard leaves), one holding a
+// journal without a whole first record is reported, not removed. Journals of
 // hosts before the key existed are not executed.
 package apply

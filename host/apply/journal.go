@@ -15,6 +15,7 @@ import (
 	"os"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // Journal phases, in the order they are written. Each record is one line:
@@ -25,10 +26,18 @@ import (
 // accepted only in the staging directory this host created for it: a
 // journal shipped in a repository, copied from another root, spliced or
 // truncated in the middle does not verify and is never executed.
+//
+// The commit record is the commit point: every change was made before it
+// was written. Where the apply flushes with syncfs, the record and the
+// changes are made durable by one flush, so after a power loss the record
+// may be on disk while a change is not; recovery therefore completes a
+// committed journal by redoing, from the program, each change whose
+// effect is missing (Recover).
 const (
 	phaseBegin   = "begin"   // staging exists; the tree is untouched
+	phaseTag     = "tag"     // the apply's tag, when staging was made before it was known (Probe)
 	phaseProgram = "program" // every change about to be made, with its evidence
-	phaseCommit  = "commit"  // every change made and flushed: the commit point
+	phaseCommit  = "commit"  // every change made: the commit point
 )
 
 const journalName = "journal"
@@ -98,13 +107,9 @@ func (j *journal) write(rec record) error {
 	return nil
 }
 
-// append writes rec and flushes it to stable storage.
-func (j *journal) append(rec record) error {
-	if err := j.write(rec); err != nil {
-		return err
-	}
-	return j.f.Sync()
-}
+// sync flushes the journal to stable storage (fsync), where the apply
+// does not flush the whole filesystem instead.
+func (j *journal) sync() error { return durable.File(j.f) }
 
 func (j *journal) close() error { return j.f.Close() }
 

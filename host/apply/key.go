@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // KeyName is the host's journal key file in Lola's state directory.
@@ -43,7 +45,7 @@ func LoadKey(home string) ([]byte, error) {
 		}
 		_, err = f.Write(key)
 		if err == nil {
-			err = f.Sync()
+			err = durable.File(f)
 		}
 		if cerr := f.Close(); err == nil {
 			err = cerr

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
@@ -45,14 +46,39 @@ func (st *stage) closeDirs() {
 
 // discard removes the staging directory and everything in it (nothing,
 // when none was made: a dry run creates none).
-func (st *stage) discard() error {
+func (st *stage) discard() error { return st.discardWith(func(string) {}) }
+
+// discardWith is discard, calling point between removing the journal and
+// removing the directory. The journal goes last but one: a crash during
+// the discard leaves a journal that still verifies (recovery tolerates
+// the halves new/ and aside/ being gone, since each is removed only once
+// nothing in it is needed), or an empty directory, which recovery
+// removes.
+func (st *stage) discardWith(point func(string)) error {
 	st.closeDirs()
 	if st.name == "" {
 		return nil
 	}
-	err := st.root.Dir().RemoveAll(st.name)
+	name := st.name
 	st.name = ""
-	return err
+	rd := st.root.Dir()
+	d, err := rd.OpenDir(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	for _, n := range []string{freshName, asideName, journalName} {
+		if err = d.RemoveAll(n); err != nil {
+			break
+		}
+	}
+	d.Close()
+	if err != nil {
+		return err
+	}
+	point("discard journal")
+	return rd.RemoveAll(name)
 }
 
 // ChangeKind says what a dry run would do to one path.
@@ -140,7 +166,8 @@ func (p *Prepared) closeOwned() {
 // file as a directory, names the host's own files, or contradicts the tree
 // (a rename from nothing or onto something, a write over a directory).
 // It also checks that v's relation does not distinguish names the root's
-// filesystem treats as one.
+// filesystem treats as one (Probe), except in a dry run on a filesystem
+// that cannot be identified without writing.
 func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, error) {
 	if s.unlock == nil {
 		return nil, errUnlocked
@@ -184,9 +211,15 @@ func (s *Session) Prepare(v *pathrule.Validated, bodies Bodies) (*Prepared, erro
 }
 
 // checkRelation refuses a relation that tells apart names the probe found
-// to be one entry on this filesystem.
+// to be one entry on this filesystem. In a dry run on a filesystem that
+// cannot be identified without writing (ErrUnidentified) there are no
+// findings and the check is skipped: nothing will be applied, and the
+// apply checks it.
 func (p *Prepared) checkRelation() error {
 	f, err := p.s.Probe()
+	if errors.Is(err, ErrUnidentified) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package apply
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/lola-pm/lola/host/fsroot"
@@ -29,7 +30,10 @@ type RecoveryReport struct {
 
 // Recover locks root and recovers whatever an interrupted apply left: the
 // pre-plan tree is restored when the journal's commit point was not
-// reached, and the commit is completed (staging discarded) when it was.
+// reached, and the commit is completed when it was: each journaled change
+// whose effect is missing from the tree (a change the commit record
+// reached the disk without, when one syncfs flushed both) is redone from
+// staging, then staging is discarded.
 // Begin calls it for every apply; 'lola recover' calls it alone. key is
 // the host's journal key (LoadKey): only journals that verify under it
 // are executed.
@@ -88,6 +92,18 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 		return rep, err
 	}
 	st := &stage{root: s.root, name: name, dir: dir}
+	if names, err := dir.ReadNames(); err == nil && len(names) == 0 {
+		// Empty: what a crash leaves between the last step of a discard
+		// (the journal removed) and the directory's removal, or between
+		// making a staging directory and its journal. It holds no change
+		// and no evidence; it is removed.
+		rep.Kind = RecoveryDiscarded
+		if err := st.discard(); err != nil {
+			rep.Kind = RecoveryFailed
+			return rep, err
+		}
+		return rep, nil
+	}
 	// Nothing found in the root is trusted: the journal is executed only
 	// when it verifies under the host key for this root and this very
 	// directory. Anything else is left exactly as found.
@@ -111,18 +127,40 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 			program, hasProgram = r.Actions, true
 		case phaseCommit:
 			committed = true
-		case phaseBegin:
-			rep.Tag = r.Tag
+		case phaseBegin, phaseTag:
+			if r.Tag != "" {
+				rep.Tag = r.Tag
+			}
 		}
 	}
 	switch {
+	case committed && hasProgram:
+		// Staging's halves are gone when the crash came during the
+		// discard, after the last flush: then nothing is missing.
+		st.fresh, _ = openIfPresent(dir, freshName)
+		st.aside, _ = openIfPresent(dir, asideName)
+		var errs []error
+		for i := range program {
+			a := program[i]
+			if err := st.redo(&a); err != nil {
+				errs = append(errs, changeFail("redo "+a.Op, a.Path, err))
+			}
+		}
+		if len(errs) > 0 {
+			st.closeDirs()
+			rep.Kind = RecoveryFailed
+			return rep, errors.Join(errs...)
+		}
+		rep.Kind = RecoveryCompleted
 	case committed:
 		rep.Kind = RecoveryCompleted
 	case !hasProgram:
 		rep.Kind = RecoveryDiscarded // the tree was never touched
 	default:
-		if st.fresh, err = dir.OpenDir(freshName); err == nil {
-			st.aside, err = dir.OpenDir(asideName)
+		// A half is gone only when a rollback's discard removed it, once
+		// every change was undone; undo then finds nothing to move back.
+		if st.fresh, err = openIfPresent(dir, freshName); err == nil {
+			st.aside, err = openIfPresent(dir, asideName)
 		}
 		if err != nil {
 			st.closeDirs()
@@ -149,6 +187,16 @@ func (s *Session) recoverOne(name string) (RecoveryReport, error) {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// openIfPresent opens the directory name in d, or returns nil when there
+// is none.
+func openIfPresent(d *fsroot.Dir, name string) (*fsroot.Dir, error) {
+	sub, err := d.OpenDir(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return sub, err
 }
 
 // isStagingName reports whether name is exactly what newStaging creates

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/pathrule"
 )
 
@@ -38,6 +39,10 @@ type Options struct {
 	// fresh one is drawn for this Session alone, so an apply interrupted
 	// in it is never executed by another process, only reported.
 	Key []byte
+	// DryRun makes the Session read-only beneath the root once Begin's
+	// recovery is done: Probe never writes (on a filesystem Inspect cannot
+	// identify it returns ErrUnidentified) and Commit refuses.
+	DryRun bool
 
 	hooks *hooks // tests only
 }
@@ -45,8 +50,10 @@ type Options struct {
 // hooks let tests fail an apply at a chosen point and stop it there.
 type hooks struct {
 	// fail is consulted before each step's staging ("stage"), before each
-	// change to the tree ("act"), and before content is renamed into place
-	// ("place"); a non-nil error is injected as that step's failure.
+	// change to the tree ("act"), before content is renamed into place
+	// ("place"), and before the flush that follows the commit record
+	// ("commit", intent -1); a non-nil error is injected as that step's
+	// failure.
 	fail func(phase string, intent int) error
 	// point is called at every crash point, in order, with a running count.
 	point func(n int, what string)
@@ -59,12 +66,24 @@ type Session struct {
 	unlock    func() error
 	recovered RecoveryReport
 	points    int
-	// syncs counts the flushes to stable storage (fsync, syncfs) this
-	// session asked for, for the test that bounds them per plan.
-	syncs int
-	// findings caches the first probe: every staging directory is directly
-	// beneath the root, on the one filesystem the probe describes.
-	findings *fsroot.Findings
+	// inspection and findings cache the first Inspect and Probe: every
+	// staging directory is directly beneath the root, on the one
+	// filesystem they describe.
+	inspection *fsroot.Inspection
+	findings   *fsroot.Findings
+	// pending is the staging directory Probe observed the filesystem in,
+	// kept for Commit to stage through; Close removes it when no Commit
+	// took it.
+	pending *pendingStage
+}
+
+// pendingStage is a staging directory made before Commit, with its
+// journal's begin record written and no tag yet.
+type pendingStage struct {
+	name    string
+	dir     *fsroot.Dir
+	j       *journal
+	restore func() // puts the root's times back, when nothing else changed
 }
 
 // Begin locks root (waiting while another apply holds it), then recovers
@@ -96,14 +115,33 @@ func Begin(root *fsroot.Root, opts Options) (*Session, error) {
 // Recovered reports what Begin's recovery did.
 func (s *Session) Recovered() RecoveryReport { return s.recovered }
 
-// Close releases the lock.
+// Close removes the staging directory Probe made if no Commit used it, and
+// releases the lock.
 func (s *Session) Close() error {
 	if s.unlock == nil {
 		return nil
 	}
+	rerr := s.dropPending()
 	err := s.unlock()
 	s.unlock = nil
-	return err
+	return errors.Join(rerr, err)
+}
+
+// dropPending removes the staging directory Probe made and no Commit
+// took, and puts the root's times back as they were before it.
+func (s *Session) dropPending() error {
+	ps := s.pending
+	if ps == nil {
+		return nil
+	}
+	s.pending = nil
+	ps.j.close()
+	ps.dir.Close()
+	if err := s.root.Dir().RemoveAll(ps.name); err != nil {
+		return fmt.Errorf("apply: remove staging: %w", err)
+	}
+	ps.restore()
+	return nil
 }
 
 func (s *Session) observer() Observer {
@@ -152,6 +190,26 @@ func (s *Session) newStaging(tag string) (string, *fsroot.Dir, *journal, error) 
 	return name, d, j, nil
 }
 
+// takeStaging is Commit's staging directory: the one Probe made, whose
+// journal now records tag (a tag record, unflushed like the begin
+// record), or a fresh one.
+func (s *Session) takeStaging(tag string) (string, *fsroot.Dir, *journal, error) {
+	ps := s.pending
+	if ps == nil {
+		return s.newStaging(tag)
+	}
+	s.pending = nil
+	if tag != "" {
+		if err := ps.j.write(record{Phase: phaseTag, Tag: tag}); err != nil {
+			ps.j.close()
+			ps.dir.Close()
+			s.root.Dir().RemoveAll(ps.name)
+			return "", nil, nil, fmt.Errorf("apply: journal: %w", err)
+		}
+	}
+	return ps.name, ps.dir, ps.j, nil
+}
+
 func (s *Session) startJournal(name string, d *fsroot.Dir, tag string) (*journal, error) {
 	binding, err := s.binding(name, d)
 	if err != nil {
@@ -182,16 +240,61 @@ func (s *Session) binding(name string, d *fsroot.Dir) ([]byte, error) {
 	return journalBinding(re, de, name), nil
 }
 
-// Probe reports how the root's filesystem compares names, observed in a
-// short-lived staging directory (once per Session: Prepare's relation
-// check reuses the findings). pathrule.ForFindings turns the result into
-// the relation to validate under when the user asked for --fs auto.
-// The directory is removed before Probe returns; the root directory's
-// modification time is put back as it was, so that a dry run leaves no
-// trace.
+// FlushDevice is the filesystem Commit flushes whole (syncfs), after the
+// Observer's Begin returns and before the first change to the tree: the
+// root's, where the platform has syncfs (Linux). A record Begin writes to
+// a file on it is durable before the tree changes without a flush of its
+// own. The zero Device, elsewhere, covers no file.
+func (s *Session) FlushDevice() durable.Device {
+	if !s.root.HasSyncFS() {
+		return durable.Device{}
+	}
+	return s.root.Device()
+}
+
+// Inspect is fsroot.Inspect of the root (once per Session): what the
+// root's filesystem type says about how it compares names, read without
+// writing anything.
+func (s *Session) Inspect() fsroot.Inspection {
+	if s.inspection == nil {
+		in := fsroot.Inspect(s.root.Dir())
+		s.inspection = &in
+	}
+	return *s.inspection
+}
+
+// ErrUnidentified is Probe's answer in a dry run (Options.DryRun) on a
+// filesystem Inspect cannot identify: how it compares names could be
+// learned only by writing beneath the root. The error names the
+// filesystem and why; callers choose a relation that folds at least as
+// much as any filesystem might (pathrule.ForFindings of every finding).
+var ErrUnidentified = errors.New("apply: the root's filesystem cannot be identified without writing")
+
+// Probe reports how the root's filesystem compares names (once per
+// Session: Prepare's relation check reuses the findings).
+// pathrule.ForFindings turns the result into the relation to validate
+// under when the user asked for --fs auto.
+//
+// Where Inspect is conclusive (Linux, a filesystem in its table) that is
+// the answer, and nothing is written. Otherwise the comparison is observed
+// (fsroot.Probe) in a staging directory made now and kept for Commit to
+// stage through, so that an apply makes one staging directory either way;
+// Close removes it when no Commit took it, and puts the root's times back
+// (its change time cannot be). In a dry run (Options.DryRun) nothing is
+// written: the error is ErrUnidentified.
 func (s *Session) Probe() (fsroot.Findings, error) {
 	if s.findings != nil {
 		return *s.findings, nil
+	}
+	if in := s.Inspect(); in.Conclusive {
+		f := in.Findings
+		s.findings = &f
+		return f, nil
+	} else if s.opts.DryRun {
+		return fsroot.Findings{}, fmt.Errorf("%w: %s", ErrUnidentified, in.Why)
+	}
+	if s.unlock == nil {
+		return fsroot.Findings{}, errUnlocked
 	}
 	rd := s.root.Dir()
 	restore := rd.KeepTimes()
@@ -199,17 +302,14 @@ func (s *Session) Probe() (fsroot.Findings, error) {
 	if err != nil {
 		return fsroot.Findings{}, err
 	}
+	s.pending = &pendingStage{name: name, dir: d, j: j, restore: restore}
 	f, err := fsroot.Probe(d)
-	j.close()
-	d.Close()
-	if rerr := rd.RemoveAll(name); err == nil {
-		err = rerr
+	if err != nil {
+		s.dropPending()
+		return f, err
 	}
-	if err == nil {
-		restore()
-		s.findings = &f
-	}
-	return f, err
+	s.findings = &f
+	return f, nil
 }
 
 // Apply is Begin, Prepare, Commit and Close in one call. The error is

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // The anchor: a hash chain commits every record to the ones before it, so
@@ -72,7 +74,7 @@ func loadOrCreateKey(logPath string) ([]byte, error) {
 	_, werr := f.Write(key)
 	// The key must outlive a power loss, or every later head would fail
 	// to verify: one fsync, once per $LOLA_HOME.
-	serr := f.Sync()
+	serr := durable.File(f)
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(p)

@@ -22,9 +22,15 @@
 // # Cost: O(1) fsyncs per plan
 //
 // An applied plan costs the log 2 + (remote hops) records, each appended
-// under the file lock and fsynced once: the pre-apply record before the
-// tree is touched, each hop before its bytes are used, the outcome after
-// the commit (creating the log costs one directory fsync, once). Per-path
+// under the file lock: the pre-apply record before the tree is touched,
+// each hop before its bytes are used, the outcome after the commit
+// (creating the log costs one directory fsync, once). Each is fsynced,
+// except a pre-apply record written with BeginFlushedBy on the filesystem
+// the caller flushes whole before the first change (host/apply's syncfs
+// of the root, when $LOLA_HOME lies on the root's filesystem): that flush
+// makes it durable before the tree changes, with the staged content, so
+// an applied plan then costs the log 1 + (remote hops) fsyncs, and the
+// whole apply 3 + (remote hops) flushes (4 + hops with the log elsewhere). Per-path
 // progress is not logged record by record (host/apply's journal is what
 // recovery needs; its per-path events would be two or three fsynced records
 // per intent); the pipeline counts them into the outcome. What that drops:
@@ -56,14 +62,17 @@
 //   - An append is one write of one whole line under an exclusive lock on the
 //     file (flock on Unix, LockFileEx on Windows), after reading the tail
 //     under that lock, so appenders in separate processes keep one valid
-//     chain. Each record is fsynced before the call returns; a record that
-//     could not be made durable is reported as an error, and callers must
-//     treat that as a refusal to proceed (log before apply).
+//     chain. Each record is fsynced before the call returns (a record
+//     written with BeginFlushedBy is made durable by the caller's flush
+//     instead, before the caller acts on it); a record that could not be
+//     made durable is reported as an error, and callers must treat that as
+//     a refusal to proceed (log before apply).
 //   - The file is created 0600 in a directory created 0700; an existing file
 //     with wider permissions is tightened to 0600 on Open (Unix).
 //   - A torn last line (bytes after the last newline) can only be an append
-//     that never returned: a process killed mid-write, or a power loss before
-//     fsync. Nobody acted on it, so the next append cuts it off and first
+//     that never returned, or one whose flush never completed: a process
+//     killed mid-write, or a power loss before the fsync (or the caller's
+//     flush, for BeginFlushedBy). Nobody acted on it, so the next append cuts it off and first
 //     writes a "repair" record carrying its length and sha256: the cut is on
 //     the chain, and a crash never stops the log (crash recovery must be able
 //     to log). Until then Verify reports the torn line. A last line that is
@@ -97,10 +106,15 @@
 //     ProblemAnchorForged; a missing key is ProblemAnchorKey.
 //
 // The head is not fsynced (its record is, before it): after a power loss it
-// may lag the log, never lead it. Verify then reports the records after it
-// as unanchored (Head.Unanchored), covered by the chain only, and the next
-// append anchors them. Appends cost one fsync per record; the head adds a
-// small write and a rename, no fsync.
+// may lag the log, never lead it. A record written without its own fsync
+// (BeginFlushedBy) is not anchored at all until the next fsynced record,
+// since it may not be durable when the head would be renamed; a fresh
+// log's head then names the empty log. Verify reports the records after
+// the head as unanchored (Head.Unanchored), covered by the chain only,
+// and the next append anchors them: a crash between a record and its
+// anchor, or an apply that is running, or was killed, after its
+// pre-apply record, leaves one. Appends cost one fsync per record; the
+// head adds a small write and a rename, no fsync.
 //
 // # Non-guarantees
 //

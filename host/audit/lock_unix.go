@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // lockFile takes an exclusive flock on f, blocking. flock locks belong to
@@ -56,7 +58,7 @@ func tightenMode(f *os.File) error {
 // fsync is what callers rely on).
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
+		_ = durable.File(d)
 		d.Close()
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // GenesisHash is the "prev" of the first record: the sha256 of the string
@@ -44,6 +46,8 @@ type Log struct {
 	head cachedHead // the tail as this Log last wrote it
 	// syncs counts the fsyncs this Log issued (Syncs).
 	syncs atomic.Uint64
+	// dev is the filesystem the log lies on (BeginFlushedBy).
+	dev durable.Device
 	// shared, when set (Correlate), is the correlation id every record
 	// that would otherwise draw a fresh one is written under.
 	shared Correlation
@@ -84,7 +88,7 @@ func Open(path string) (*Log, error) {
 		f.Close()
 		return nil, err
 	}
-	l := &Log{f: f, path: path, key: key, now: time.Now}
+	l := &Log{f: f, path: path, key: key, now: time.Now, dev: durable.DeviceOf(f)}
 	if created {
 		syncDir(filepath.Dir(path))
 		l.syncs.Add(1)
@@ -136,6 +140,20 @@ func (l *Log) correlation() (Correlation, error) {
 // (or the one set by Correlate) and returns that id. The caller must not
 // apply the plan unless Begin returned nil.
 func (l *Log) Begin(r PlanRecord) (Correlation, error) {
+	return l.BeginFlushedBy(r, durable.Device{})
+}
+
+// BeginFlushedBy is Begin for a caller that flushes the whole filesystem
+// flushedBy (syncfs) after it returns and before it acts on the plan
+// (host/apply's Session.FlushDevice). When the log lies on that
+// filesystem the record is written without its own fsync: the caller's
+// flush makes it durable before the first change, with everything else
+// the caller flushes. Such a record is not anchored (audit.head is not
+// rewritten for it), so that the head never names a record that may not
+// be durable; the next record appended with its fsync (the plan's
+// outcome, a remote hop) makes both durable and anchors them. On another
+// filesystem, or with the zero Device, it is Begin: fsynced and anchored.
+func (l *Log) BeginFlushedBy(r PlanRecord, flushedBy durable.Device) (Correlation, error) {
 	pe, err := r.entry()
 	if err != nil {
 		return Correlation{}, err
@@ -144,7 +162,7 @@ func (l *Log) Begin(r PlanRecord) (Correlation, error) {
 	if err != nil {
 		return Correlation{}, err
 	}
-	if err := l.append(Entry{Kind: KindPlan, Correlation: c, Plan: pe}); err != nil {
+	if err := l.appendSync(Entry{Kind: KindPlan, Correlation: c, Plan: pe}, !flushedBy.Same(l.dev)); err != nil {
 		return Correlation{}, err
 	}
 	return c, nil
@@ -196,7 +214,11 @@ func (l *Log) Rejected(r Rejection) (Correlation, error) {
 
 // append chains e to the tail and writes it as one line, under the process
 // mutex and the cross-process file lock, then fsyncs.
-func (l *Log) append(e Entry) error {
+func (l *Log) append(e Entry) error { return l.appendSync(e, true) }
+
+// appendSync is append, with the fsync (and the anchor) only when sync is
+// set (BeginFlushedBy).
+func (l *Log) appendSync(e Entry, sync bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -228,13 +250,14 @@ func (l *Log) append(e Entry) error {
 			return err
 		}
 	}
-	_, err = l.writeLocked(&e, size, seq, prev)
+	_, err = l.writeLocked(&e, size, seq, prev, sync)
 	return err
 }
 
 // writeLocked writes e as record seq+1 chained to prev at the end of a
-// file of the given size, fsyncs, and caches the new head. The lock is held.
-func (l *Log) writeLocked(e *Entry, size int64, seq uint64, prev string) (int64, error) {
+// file of the given size, fsyncs and anchors it when sync is set, and
+// caches the new head. The lock is held.
+func (l *Log) writeLocked(e *Entry, size int64, seq uint64, prev string, sync bool) (int64, error) {
 	e.Seq, e.Prev, e.Time = seq+1, prev, l.now().UTC()
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -252,13 +275,29 @@ func (l *Log) writeLocked(e *Entry, size int64, seq uint64, prev string) (int64,
 		_ = l.f.Truncate(size)
 		return 0, fmt.Errorf("audit: write record: %w", stripPath(err))
 	}
-	l.syncs.Add(1)
-	if err := l.f.Sync(); err != nil {
-		return 0, fmt.Errorf("audit: fsync record: %w", stripPath(err))
-	}
 	sum := sha256.Sum256(line)
 	hash := hex.EncodeToString(sum[:])
 	newSize := size + int64(len(buf))
+	if !sync {
+		// Made durable by the caller's flush; anchored by the next
+		// record that is fsynced. The first record of a log has no head
+		// before it: the head names the empty log (genesis), so that
+		// Verify reports this record as unanchored, not the anchor as
+		// missing.
+		l.head = cachedHead{valid: true, size: newSize, seq: e.Seq, hash: hash}
+		if e.Seq == 1 {
+			if _, err := readHead(l.path); errors.Is(err, fs.ErrNotExist) {
+				if err := writeHead(l.path, l.key, 0, GenesisHash); err != nil {
+					return 0, err
+				}
+			}
+		}
+		return newSize, nil
+	}
+	l.syncs.Add(1)
+	if err := durable.File(l.f); err != nil {
+		return 0, fmt.Errorf("audit: fsync record: %w", stripPath(err))
+	}
 	l.head = cachedHead{valid: true, size: newSize, seq: e.Seq, hash: hash}
 	// Anchor the new head. A record that is durable but not anchored is
 	// still reported as a failure: the caller must not act on a log whose
@@ -296,7 +335,7 @@ func (l *Log) repair(t *tornTail) (int64, uint64, string, error) {
 		DiscardedBytes: t.size - t.start,
 		SHA256:         hex.EncodeToString(h.Sum(nil)),
 	}}
-	size, err := l.writeLocked(&rep, t.start, seq, prev)
+	size, err := l.writeLocked(&rep, t.start, seq, prev, true)
 	if err != nil {
 		return 0, 0, "", err
 	}

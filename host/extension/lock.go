@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // LockFile is the lock file's name under $LOLA_HOME: what `lola ext add`
@@ -200,7 +202,7 @@ func WriteLock(home string, l *Lock) error {
 	name := tmp.Name()
 	_, werr := tmp.Write(b)
 	if werr == nil {
-		werr = tmp.Sync()
+		werr = durable.File(tmp)
 	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
@@ -213,7 +215,7 @@ func WriteLock(home string, l *Lock) error {
 		return fmt.Errorf("cannot write $LOLA_HOME/%s", LockFile)
 	}
 	if d, err := os.Open(home); err == nil {
-		_ = d.Sync() // not supported on every platform; the rename is what matters
+		_ = durable.File(d) // not supported on every platform; the rename is what matters
 		d.Close()
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -49,6 +50,9 @@ func (r *Root) Close() error { return r.dir.Close() }
 
 // Dir is the root directory itself (owned by the Root).
 func (r *Root) Dir() *Dir { return r.dir }
+
+// Device is the filesystem the root lies on, for durable.Device.Same.
+func (r *Root) Device() durable.Device { return durable.DeviceOfFd(r.dir.fd) }
 
 // Rel is the directory's root-relative path ("." for the root).
 func (d *Dir) Rel() string { return Rel(d.rel) }
@@ -276,7 +280,7 @@ func (d *Dir) RemoveAll(name string) error {
 }
 
 // Sync flushes the directory (its entries) to stable storage.
-func (d *Dir) Sync() error { return errnoErr(unix.Fsync(d.fd)) }
+func (d *Dir) Sync() error { return errnoErr(durable.Fd(d.fd)) }
 
 // Rename moves fromName in from to toName in to, atomically. With
 // NoReplace it fails with fs.ErrExist when the target exists; with

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -105,6 +106,9 @@ func (r *Root) Close() error { return r.dir.Close() }
 
 // Dir is the root directory itself (owned by the Root).
 func (r *Root) Dir() *Dir { return r.dir }
+
+// Device: Windows reports no device number here; the zero Device.
+func (r *Root) Device() durable.Device { return durable.Device{} }
 
 // Rel is the directory's root-relative path.
 func (d *Dir) Rel() string { return Rel(d.rel) }

@@ -28,6 +28,13 @@
 //   - Entry carries device, inode and, where reported (statx STATX_BTIME
 //     on Linux, macOS), the birth time; Entry.Same compares all three,
 //     because ext4 reuses a freed inode number for the next file made.
+//   - Inspect reads, without writing, how the filesystem under a directory
+//     compares names: statfs's f_type against a closed table of Linux
+//     filesystems, the directory's casefold attribute, XFS's geometry. An
+//     unknown type, a filesystem whose comparison is decided elsewhere
+//     (FUSE, NFS, SMB, ZFS datasets, ...), a casefolded directory and
+//     every other OS are inconclusive; Probe then observes the comparison
+//     by creating names in a scratch directory.
 //   - Refusals are *rejection.Violation values carrying path.symlink,
 //     path.cross-device, path.not-directory, path.reparse-point, or (for a
 //     caller that skipped the lexical checks) path.traversal, path.absolute

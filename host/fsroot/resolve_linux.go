@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // noOpenat2 is set once the kernel answered ENOSYS: from then on the
@@ -70,7 +72,7 @@ func renameat(fromfd int, from string, tofd int, to string, flags RenameFlags) e
 
 // SyncFS flushes the whole filesystem holding the root (syncfs(2)), which
 // covers every file staged on it.
-func (r *Root) SyncFS() error { return errnoErr(unix.Syncfs(r.dir.fd)) }
+func (r *Root) SyncFS() error { return errnoErr(durable.FS(r.dir.fd)) }
 
 // HasSyncFS reports, without flushing anything, whether SyncFS is
 // available here; where it is not, SyncFS returns ErrUnsupported.

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lola-pm/lola/host/internal/durable"
 )
 
 // WriteNewFile creates the regular file name in d exclusively and without
@@ -61,7 +63,7 @@ func (d *Dir) writeNew(fd int, perm fs.FileMode, body []byte, sync bool) (Entry,
 		body = body[n:]
 	}
 	if sync {
-		if err := unix.Fsync(fd); err != nil {
+		if err := durable.Fd(fd); err != nil {
 			return Entry{}, err
 		}
 	}

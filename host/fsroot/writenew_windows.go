@@ -1,6 +1,10 @@
 package fsroot
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/lola-pm/lola/host/internal/durable"
+)
 
 // WriteNewFile creates the regular file name in d exclusively, writes
 // body to it, flushes it when sync is set, and returns the identity of the
@@ -14,7 +18,7 @@ func (d *Dir) WriteNewFile(name string, perm fs.FileMode, body []byte, sync bool
 	}
 	_, err = f.Write(body)
 	if err == nil && sync {
-		err = f.Sync()
+		err = durable.File(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

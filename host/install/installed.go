@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/internal/filelock"
 	"github.com/lola-pm/lola/host/internal/strictyaml"
 )
@@ -269,7 +270,7 @@ func (r *Registry) Save() error {
 	if _, err := tmp.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := durable.File(tmp); err != nil {
 		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
 	}
 	if err := tmp.Close(); err != nil {
@@ -280,7 +281,7 @@ func (r *Registry) Save() error {
 	}
 	ok = true
 	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
+		_ = durable.File(d)
 		d.Close()
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
@@ -77,6 +78,13 @@ type Result struct {
 	Recovered apply.RecoveryReport
 	// Correlation is the audit correlation id ("" in a dry run).
 	Correlation audit.Correlation
+	// Relation is the path-equality relation the plan was checked under.
+	Relation string
+	// RelationNote is set when the relation was chosen without knowing
+	// the root's filesystem: a dry run (which writes nothing) on a
+	// filesystem apply.Session.Inspect cannot identify. It says which
+	// relation stood in and why, for the dry run's output.
+	RelationNote string
 }
 
 // ErrRelationMismatch is returned (wrapped) when --fs names a relation that
@@ -108,7 +116,7 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 	defer root.Close()
 
 	obs := &observer{log: o.Log, who: who, plan: p, root: audit.NewRootID(abs), warn: warn}
-	opts := apply.Options{Observer: obs}
+	opts := apply.Options{Observer: obs, DryRun: o.DryRun}
 	if o.Home != "" {
 		if opts.Key, err = apply.LoadKey(o.Home); err != nil {
 			return Result{}, fmt.Errorf("pipeline: %w", err)
@@ -127,16 +135,20 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 		return Result{}, err
 	}
 	defer s.Close()
+	// The pre-apply record needs no fsync of its own when the executor's
+	// flush before the first change covers the log's filesystem.
+	obs.flushed = s.FlushDevice()
 	res := Result{Recovered: s.Recovered()}
 	if res.Recovered.Kind != apply.RecoveryNone {
 		LogRecovery(o.Log, res.Recovered, nil, warn)
 	}
 	WarnUntrusted(res.Recovered, warn)
 
-	eq, err := Relation(s, o.FS)
+	eq, note, err := Relation(s, o.FS)
 	if err != nil {
 		return res, err
 	}
+	res.Relation, res.RelationNote = eq.Name(), note
 	reject := func(err error) (Result, error) {
 		res.Outcome, res.Err = OutcomeRejected, err
 		if o.Log != nil {
@@ -181,6 +193,11 @@ func Apply(ctx context.Context, rootDir string, p *plan.Plan, who Proposer, o Op
 		}
 	}
 	if o.DryRun {
+		if _, perr := s.Probe(); errors.Is(perr, apply.ErrUnidentified) && res.RelationNote == "" {
+			// A relation named on a filesystem that cannot be identified
+			// without writing: Prepare could not check it (the apply does).
+			res.RelationNote = fmt.Sprintf("the root's filesystem cannot be identified without writing (%s), so this dry run did not check that %s matches it; the apply does", unidentifiedWhy(perr), eq.Name())
+		}
 		res.Outcome, res.Changes = OutcomeDryRun, prep.Changes()
 		return res, prep.Discard()
 	}
@@ -209,20 +226,40 @@ func addAll(set *rejection.Set, err error) {
 }
 
 // Relation picks the path-equality relation for a session: the one named,
-// or for pathrule.Auto the one the root's probe findings call for.
-func Relation(s *apply.Session, name string) (pathrule.Equality, error) {
+// or for pathrule.Auto the one the root's filesystem calls for
+// (Session.Probe: read from the filesystem's type where that is
+// conclusive, else observed in the apply's staging directory).
+//
+// In a dry run on a filesystem that cannot be identified without writing
+// (apply.ErrUnidentified), nothing is written: the relation is
+// pathrule.ForFindings of every finding at once — the one that folds the
+// most (case, Unicode normalization and HFS+'s ignorable code points:
+// hfsplus) — so that the dry run reports every collision of case or
+// normalization any such filesystem could make, at the price of
+// collisions this one may not make. note then says so; it is "" otherwise.
+func Relation(s *apply.Session, name string) (eq pathrule.Equality, note string, err error) {
 	if name != "" && name != pathrule.Auto {
-		return pathrule.ParseEquality(name)
+		eq, err = pathrule.ParseEquality(name)
+		return eq, "", err
 	}
 	f, err := s.Probe()
+	if errors.Is(err, apply.ErrUnidentified) {
+		eq = pathrule.ForFindings(pathrule.Findings{CaseInsensitive: true, NormalizationInsensitive: true, IgnoresIgnorable: true})
+		return eq, fmt.Sprintf("the root's filesystem cannot be identified without writing (%s), so this dry run compared names under %s, which folds the most; the apply observes the filesystem and may accept names this dry run reports as one", unidentifiedWhy(err), eq.Name()), nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	return pathrule.ForFindings(pathrule.Findings{
 		CaseInsensitive:          f.CaseInsensitive || f.CasefoldFlag,
 		NormalizationInsensitive: f.NormalizationInsensitive,
 		IgnoresIgnorable:         f.IgnoresIgnorable,
-	}), nil
+	}), "", nil
+}
+
+// unidentifiedWhy is the reason an ErrUnidentified carries.
+func unidentifiedWhy(err error) string {
+	return strings.TrimPrefix(err.Error(), apply.ErrUnidentified.Error()+": ")
 }
 
 // WarnUntrusted tells the user about staging directories recovery refused

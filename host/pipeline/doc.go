@@ -14,14 +14,21 @@
 //
 // Guarantees: nothing under the root changes unless Apply returns
 // OutcomeCommitted (or OutcomeRolledBack, after which the tree is pre-plan,
-// or OutcomeRollbackFailed, the loudest outcome); a dry run applies nothing
-// and writes no plan, event or outcome record (a rejection is still logged
-// when Options.Log is set); every Apply, a dry run included, first recovers
-// what an interrupted earlier apply left under the root, and logs that
-// recovery; an applied plan has a pre-apply audit record
-// and an outcome record under one correlation id, with the address dialled
-// at every fetch and clone hop appended between them. Those are all the
-// records an applied plan costs the log, one fsync each, whatever its
-// size: per-step progress (staged, placed, ...) is the apply journal's, and
-// reaches the log only as totals by step kind in the outcome record.
+// or OutcomeRollbackFailed, the loudest outcome); a dry run applies nothing,
+// creates nothing under the root (not even for an instant: with --fs auto
+// the root's filesystem is identified by reading its type, and where that
+// is not conclusive the dry run compares names under the relation that
+// folds the most and says so in Result.RelationNote) and writes no plan,
+// event or outcome record (a rejection is still logged when Options.Log is
+// set); every Apply, a dry run included, first recovers what an
+// interrupted earlier apply left under the root, and logs that recovery;
+// an applied plan has a pre-apply audit record and an outcome record
+// under one correlation id, with the address dialled at every fetch and
+// clone hop appended between them. Those are all the records an applied
+// plan costs the log, whatever its size: per-step progress (staged,
+// placed, ...) is the apply journal's, and reaches the log only as totals
+// by step kind in the outcome record. The whole apply costs 3 + (remote
+// hops) flushes on Linux when $LOLA_HOME lies on the root's filesystem
+// (the pre-apply record is made durable by the executor's syncfs before
+// the first change), 4 + (remote hops) when it does not.
 package pipeline

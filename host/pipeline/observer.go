@@ -7,6 +7,7 @@ import (
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
@@ -23,15 +24,19 @@ import (
 // totals, by step kind, and the directories the host created (the one
 // effect the pre-apply record does not name) in the outcome record.
 type observer struct {
-	log   *audit.Log
-	who   Proposer
-	plan  *plan.Plan
-	root  audit.RootID
-	corr  audit.Correlation
-	warn  func(string)
-	ops   map[int]schema.Op
-	steps map[audit.EventKind]int
-	dirs  []string // mkdir events' paths
+	log  *audit.Log
+	who  Proposer
+	plan *plan.Plan
+	root audit.RootID
+	// flushed is the filesystem the executor flushes whole before its
+	// first change (apply.Session.FlushDevice): the pre-apply record
+	// needs no fsync of its own when the log lies on it.
+	flushed durable.Device
+	corr    audit.Correlation
+	warn    func(string)
+	ops     map[int]schema.Op
+	steps   map[audit.EventKind]int
+	dirs    []string // mkdir events' paths
 }
 
 func (o *observer) Begin(intents []apply.ResolvedIntent) error {
@@ -61,14 +66,14 @@ func (o *observer) Begin(intents []apply.ResolvedIntent) error {
 		}
 		recs[ri.Index] = r
 	}
-	o.corr, err = o.log.Begin(audit.PlanRecord{
+	o.corr, err = o.log.BeginFlushedBy(audit.PlanRecord{
 		Extension:    o.who.Extension,
 		Tier:         o.who.Tier,
 		Capabilities: capsOf(o.who),
 		Layers:       o.who.Layers,
 		Root:         o.root,
 		Intents:      recs,
-	})
+	}, o.flushed)
 	return err
 }
 

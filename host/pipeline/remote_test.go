@@ -8,12 +8,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/schema"
@@ -67,11 +69,14 @@ func TestFetchAppliedWithItsHopLogged(t *testing.T) {
 	root := t.TempDir()
 	log, logPath := openLog(t)
 	who := proposer(t, []string{string(schema.CapNetHTTP)}, nil)
+	client := testRemote(t, srv, remote.DefaultLimits())
+	flushes := durable.Calls()
 	res, err := Apply(context.Background(), root, decode(t, fetchPlanFor(srv, "/x.tgz")), who,
-		Options{FS: "bytes", Log: log, Warn: failOnWarn(t), Remote: testRemote(t, srv, remote.DefaultLimits())})
+		Options{FS: "bytes", Log: log, Warn: failOnWarn(t), Remote: client})
 	if err != nil {
 		t.Fatal(err)
 	}
+	flushes = durable.Calls() - flushes
 	if res.Outcome != OutcomeCommitted {
 		t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
 	}
@@ -97,6 +102,12 @@ func TestFetchAppliedWithItsHopLogged(t *testing.T) {
 	// Open's directory sync, the pre-apply record, one hop, the outcome.
 	if n := log.Syncs(); n > 3+uint64(hops) {
 		t.Fatalf("%d audit fsyncs for a plan with %d remote hop(s), want at most %d", n, hops, 3+hops)
+	}
+	// The whole apply, every flush of the process: with syncfs (Linux) and
+	// the log beside the root, 3 + one per hop (the hop record's fsync,
+	// which makes the pre-apply record durable too).
+	if runtime.GOOS == "linux" && flushes != 3+uint64(hops) {
+		t.Fatalf("%d flushes for a plan with %d remote hop(s), want %d", flushes, hops, 3+hops)
 	}
 	raw, _ := os.ReadFile(logPath)
 	if strings.Contains(string(raw), "extension-secret") || strings.Contains(string(raw), "tarball bytes") {

@@ -1,0 +1,81 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
+)
+
+// A dry run on a filesystem lola cannot identify without writing (here a
+// hugetlbfs, whose f_type is in no table) writes nothing, compares
+// names under the relation that folds the most, and says so: README.md
+// and Readme.md are one name there, so the plan is refused although the
+// filesystem may hold both. A relation named with --fs is used as named
+// and the note says it was not checked.
+func TestDryRunOnUnidentifiedFilesystem(t *testing.T) {
+	mnt := t.TempDir()
+	type result struct {
+		skip          string
+		before, after string
+		auto, named   Result
+		autoE, namedE error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var out result
+		defer func() { ch <- out }()
+		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
+		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+			out.skip = "unshare(CLONE_NEWNS) not permitted: " + err.Error()
+			return
+		}
+		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+			out.skip = "private mounts not permitted: " + err.Error()
+			return
+		}
+		if err := unix.Mount("hugetlbfs", mnt, "hugetlbfs", 0, ""); err != nil {
+			out.skip = "cannot mount a hugetlbfs: " + err.Error()
+			return
+		}
+		defer unix.Unmount(mnt, unix.MNT_DETACH)
+		if err := unix.Mkdir(mnt+"/skills", 0o755); err != nil {
+			out.skip = "cannot make a directory on hugetlbfs: " + err.Error()
+			return
+		}
+		p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"skills/README.md","content":"a"},{"op":"write","path":"skills/Readme.md","content":"b"}]}`)
+		out.before = stamps(t, mnt)
+		out.auto, out.autoE = Apply(context.Background(), mnt, p, proposer(t, nil, nil), Options{FS: pathrule.Auto, DryRun: true})
+		out.named, out.namedE = Apply(context.Background(), mnt, p, proposer(t, nil, nil), Options{FS: "bytes", DryRun: true})
+		out.after = stamps(t, mnt)
+	}()
+	out := <-ch
+	if out.skip != "" {
+		t.Skip(out.skip)
+	}
+	if out.autoE != nil || out.namedE != nil {
+		t.Fatal(out.autoE, out.namedE)
+	}
+	if out.after != out.before {
+		t.Fatalf("a dry run wrote on the unidentified filesystem:\n%s", diffStamps(out.before, out.after))
+	}
+	strict := pathrule.ForFindings(pathrule.Findings{CaseInsensitive: true, NormalizationInsensitive: true, IgnoresIgnorable: true})
+	if out.auto.Relation != strict.Name() || !strings.Contains(out.auto.RelationNote, "cannot be identified without writing") || !strings.Contains(out.auto.RelationNote, strict.Name()) {
+		t.Fatalf("auto: relation %q, note %q", out.auto.Relation, out.auto.RelationNote)
+	}
+	if out.auto.Outcome != OutcomeRejected || !errors.Is(out.auto.Err, rejection.Rule(schema.RuleConflictSamePath)) {
+		t.Fatalf("auto: %v %v; want the two spellings refused as one name", out.auto.Outcome, out.auto.Err)
+	}
+	if out.named.Outcome != OutcomeDryRun || out.named.Relation != "bytes" || !strings.Contains(out.named.RelationNote, "did not check that bytes matches it") {
+		t.Fatalf("named: %v %q %q", out.named.Outcome, out.named.Relation, out.named.RelationNote)
+	}
+}
+
+func diffStamps(a, b string) string { return "before:\n" + a + "\nafter:\n" + b }
