@@ -1,0 +1,63 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 11's "done when": for every built-in assistant, lola install then
+// lola uninstall leaves the project byte-identical to the tree before it
+// (every entry, mode and content; no .lola.lock, no staging directory),
+// and a dry-run install changes nothing at all, not even the project
+// directory's change time. The project starts with files of the user's
+// own, including one inside a directory an install writes into.
+func TestEndToEndInstallUninstallLeavesNoTrace(t *testing.T) {
+	exe, names := builtLola(t)
+	base := t.TempDir()
+	home, src := filepath.Join(base, "home"), filepath.Join(base, "kit")
+	env := []string{"LOLA_HOME=" + home}
+	modWriteFiles(t, src, map[string]string{
+		"skills/s1/SKILL.md": "---\nname: s1\ndescription: One\n---\nbody\n",
+		"commands/c1.md":     "---\ndescription: C1\n---\nDo it\n",
+		"agents/a1.md":       "---\nname: a1\ndescription: A1\n---\nAgent\n",
+	})
+	if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			project := filepath.Join(base, "p-"+name)
+			modWriteFiles(t, project, map[string]string{
+				"README.md":          "mine\n",
+				".claude/notes.md":   "my notes\n",
+				".cursor/keep.txt":   "keep\n",
+				"src/main.go":        "package main\n",
+				".github/CODEOWNERS": "* @me\n",
+			})
+			before, ctimeBefore := listTree(t, project), changeTime(t, project)
+			args := []string{"install", "kit", "-a", name, project}
+			if r := runBuilt(t, exe, env, append(append([]string{}, args...), "--dry-run")...); r.code != 0 {
+				t.Fatalf("dry run: %+v", r)
+			}
+			if after := listTree(t, project); after != before || changeTime(t, project) != ctimeBefore {
+				t.Fatalf("a dry-run install left a trace (change time %v -> %v):\n%s", ctimeBefore, changeTime(t, project), after)
+			}
+			if r := runBuilt(t, exe, env, args...); r.code != 0 {
+				t.Fatalf("install: %+v", r)
+			}
+			if after := listTree(t, project); after == before {
+				t.Fatal("the install wrote nothing into the project")
+			}
+			if r := runBuilt(t, exe, env, "uninstall", "kit", "-a", name, project); r.code != 0 {
+				t.Fatalf("uninstall: %+v", r)
+			}
+			if after := listTree(t, project); after != before {
+				t.Fatalf("install then uninstall left the project changed:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			if strings.Contains(listTree(t, project), ".lola") {
+				t.Fatal("a file of lola's is left in the project")
+			}
+		})
+	}
+}
