@@ -32,6 +32,10 @@ type Report struct {
 	Correlation string               `json:"correlation,omitempty"`
 	Recovered   *Recovery            `json:"recovered,omitempty"`
 	Error       string               `json:"error,omitempty"`
+	// RelationNote: for a dry run on a filesystem lola cannot identify
+	// without writing, which relation stood in and why
+	// (pipeline.Result.RelationNote).
+	RelationNote string `json:"relation_note,omitempty"`
 }
 
 // Shim is what the tier-1 shim reported: which limit it hit, and the
@@ -127,7 +131,7 @@ func (rep *Report) withPipeline(pr pipeline.Result) {
 	if pr.Outcome == pipeline.OutcomeRejected {
 		rep.Violations = append(rep.Violations, rejection.Entries(pr.Err)...)
 	}
-	rep.Trigger, rep.Changes = pr.Trigger, pr.Changes
+	rep.Trigger, rep.Changes, rep.RelationNote = pr.Trigger, pr.Changes, pr.RelationNote
 	if !pr.Correlation.IsZero() {
 		rep.Correlation = pr.Correlation.String()
 	}
