@@ -12,7 +12,6 @@ import (
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/rejection"
-	"github.com/lola-pm/lola/host/signature"
 )
 
 func init() {
@@ -21,11 +20,7 @@ func init() {
 
 // extTrust builds the trust policy of config.yaml's trust: section.
 func extTrust(st *lolaState) (extension.TrustPolicy, error) {
-	v, err := signature.FromConfig(st.home, st.cfg.Trust())
-	if err != nil {
-		return extension.TrustPolicy{}, err
-	}
-	return extension.TrustPolicy{Verifier: v, RequireTier1: st.cfg.Trust().RequireTier1()}, nil
+	return extension.TrustFromConfig(st.home, st.cfg)
 }
 
 // extAddExit maps an add/update/link error to the closed exit codes: a

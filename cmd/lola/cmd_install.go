@@ -1,25 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lola-pm/lola/host/apply"
-	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/exitcode"
-	"github.com/lola-pm/lola/host/extension"
-	"github.com/lola-pm/lola/host/hook"
 	"github.com/lola-pm/lola/host/install"
-	"github.com/lola-pm/lola/host/pipeline"
-	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -191,30 +182,18 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 		rep, err := install.Install(ctx, o)
 		return installFinish(cmd, rep, err, f.json, f.verbose)
 	}
-	// No -a: every assistant target lola knows, as today's Lola does when
-	// it cannot ask; one correlation id; the first failure stops the rest.
-	all, err := extension.DefaultTargets(o.Home)
+	// No -a: every assistant target lola knows, one after the other.
+	stopped, err := install.InstallAll(ctx, o, len(args) > 1, func(rep install.Report, err error) error {
+		return installFinish(cmd, rep, err, f.json, f.verbose)
+	})
+	if stopped != nil {
+		if len(stopped.NotReached) > 0 && !f.json {
+			fmt.Fprintf(cmd.ErrOrStderr(), "lola: not installed (stopped at %s): %s\n", stopped.At, strings.Join(stopped.NotReached, ", "))
+		}
+		return err
+	}
 	if err != nil {
-		return withCode(exitInternal, err)
-	}
-	if !o.DryRun {
-		if o.Correlation, err = audit.NewCorrelation(); err != nil {
-			return withCode(exitInternal, err)
-		}
-	}
-	for i, a := range all {
-		oa := o
-		oa.Assistant = a
-		if err := openClawRoot(&oa, a, "", len(args) > 1); err != nil {
-			return err
-		}
-		rep, err := install.Install(ctx, oa)
-		if ferr := installFinish(cmd, rep, err, f.json, f.verbose); ferr != nil {
-			if len(all[i+1:]) > 0 && !f.json {
-				fmt.Fprintf(cmd.ErrOrStderr(), "lola: not installed (stopped at %s): %s\n", a, strings.Join(all[i+1:], ", "))
-			}
-			return ferr
-		}
+		return withCode(exitcode.ForInstall(install.Report{}, err), err)
 	}
 	return nil
 }
@@ -256,40 +235,6 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 	return o, nil
 }
 
-// openClawRoot makes an OpenClaw project-scope install's root its
-// workspace, as today's Lola does: --workspace (a name or a path), or
-// ~/.openclaw/workspace when neither it nor PROJECT is given. --workspace
-// is refused with another assistant, and together with PROJECT.
-func openClawRoot(o *install.Options, assistant, workspace string, hasProject bool) error {
-	switch {
-	case workspace != "" && assistant != "openclaw":
-		return withCode(exitUsage, errors.New("--workspace is only valid with -a openclaw"))
-	case assistant != "openclaw" || o.Scope != schema.ScopeProject:
-		if workspace != "" {
-			return withCode(exitUsage, errors.New("--workspace is for --scope project"))
-		}
-		return nil
-	case hasProject && workspace != "":
-		return withCode(exitUsage, errors.New("give PROJECT or --workspace, not both"))
-	case hasProject:
-		return nil
-	}
-	home := o.UserHome
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return withCode(exitUsage, fmt.Errorf("--workspace needs a home directory: %v", err))
-		}
-		home = h
-	}
-	dir, err := install.OpenClawWorkspace(home, workspace)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	o.Project = dir
-	return nil
-}
-
 // installIsTerminal reports whether w (a reader or writer) is a terminal
 // (progress lines and prompts are for people, not for logs or pipes).
 func installIsTerminal(w any) bool {
@@ -301,300 +246,11 @@ func installIsTerminal(w any) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// installFinish prints the report and maps the result to an exit code;
-// verbose also shows the target's stderr when the install succeeded.
-func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, verbose bool) error {
-	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	jr := newInstallReport(rep, err)
-	if asJSON {
-		if werr := writeJSON(out, jr); werr != nil {
-			return withCode(exitInternal, werr)
-		}
-	} else {
-		printInstallReport(out, errOut, rep, jr, verbose)
+// openClawRoot applies install.OpenClawRoot (the OpenClaw workspace as
+// the project-scope root) with its exit code.
+func openClawRoot(o *install.Options, assistant, workspace string, hasProject bool) error {
+	if err := install.OpenClawRoot(o, assistant, workspace, hasProject); err != nil {
+		return withCode(exitcode.ForInstall(install.Report{}, err), err)
 	}
-	if err != nil {
-		code := installExitCode(rep, err)
-		if errors.Is(err, install.ErrModuleNotFound) {
-			err = fmt.Errorf("module %s not found in the store (lola mod ls lists it; lola mod add SOURCE adds one)", rep.Module)
-		}
-		if asJSON {
-			return withCode(code, errors.New(""))
-		}
-		return withCode(code, err)
-	}
-	if rep.Result == nil {
-		return withCode(exitInternal, errors.New("the install produced no result"))
-	}
-	return pipelineExit(*rep.Result, asJSON, errOut)
-}
-
-func installExitCode(rep install.Report, err error) int {
-	switch {
-	case errors.Is(err, install.ErrModuleNotFound):
-		return exitInternal // today's Lola exits 1 for an unknown module
-	case errors.Is(err, install.ErrUsage),
-		errors.Is(err, install.ErrUnknownAssistant), errors.Is(err, install.ErrHookInvalid),
-		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled),
-		errors.Is(err, install.ErrAppendContext):
-		return exitUsage
-	case errors.Is(err, install.ErrPreInstallFailed):
-		return exitExtension
-	case errors.Is(err, install.ErrTargetFailed):
-		if rep.Launched != nil {
-			return exitcode.ForChild(rep.Launched.Child)
-		}
-		return exitExtension
-	case pinRefused(err):
-		return exitExtension // as ext run: the target never ran
-	case len(rejection.All(err)) > 0:
-		return exitRejected
-	}
-	return exitInternal
-}
-
-// pinRefused reports whether err refuses a target by its pin or the trust
-// policy (extension.changed, extension.unsigned) rather than its plan.
-func pinRefused(err error) bool {
-	for _, v := range rejection.All(err) {
-		if v.Rule == schema.RuleExtensionChanged || v.Rule == schema.RuleExtensionUnsigned {
-			return true
-		}
-	}
-	return false
-}
-
-// installReport is the --json object of install and uninstall.
-type installReport struct {
-	Operation   string             `json:"operation"`
-	Module      string             `json:"module"`
-	Assistant   string             `json:"assistant"`
-	Scope       string             `json:"scope"`
-	Root        string             `json:"root,omitempty"`
-	Target      string             `json:"target,omitempty"`
-	Tier        string             `json:"tier,omitempty"`
-	Outcome     string             `json:"outcome"`
-	Hooks       []installHookRep   `json:"hooks"`
-	Changes     []apply.Change     `json:"changes"`
-	Violations  []extRunViolation  `json:"violations,omitempty"`
-	Correlation string             `json:"correlation,omitempty"`
-	Record      *install.Record    `json:"record,omitempty"`
-	Forced      []string           `json:"forced,omitempty"`
-	Kept        []install.KeptFile `json:"kept,omitempty"`
-	Symlinks    []install.Symlink  `json:"symlinks,omitempty"`
-	Replaced    []install.Symlink  `json:"replaced_symlinks,omitempty"`
-	Restored    []install.Symlink  `json:"restored_symlinks,omitempty"`
-	Error       string             `json:"error,omitempty"`
-}
-
-type installHookRep struct {
-	Point       string        `json:"point"`
-	Script      string        `json:"script"`
-	Describe    string        `json:"describe"`
-	Signature   string        `json:"signature"`
-	Ran         bool          `json:"ran"`
-	Outcome     child.Outcome `json:"outcome,omitempty"`
-	ExitStatus  *int          `json:"exit_status,omitempty"`
-	ElapsedMS   int64         `json:"elapsed_ms,omitempty"`
-	Output      string        `json:"output,omitempty"`
-	Diagnostics string        `json:"diagnostics,omitempty"`
-}
-
-func newInstallReport(rep install.Report, err error) installReport {
-	jr := installReport{
-		Operation: string(rep.Operation), Module: rep.Module, Assistant: rep.Assistant, Scope: string(rep.Scope),
-		Root: rep.Root, Target: rep.Target, Tier: string(rep.TargetTier),
-		Hooks: []installHookRep{}, Changes: []apply.Change{}, Record: rep.Record,
-		Forced: rep.Forced, Kept: rep.Kept, Symlinks: rep.Symlinks, Replaced: rep.Replaced, Restored: rep.Restored,
-	}
-	for _, h := range rep.Hooks {
-		hr := installHookRep{Point: h.Point.String(), Script: h.Script, Describe: h.Describe, Signature: hook.Signature, Ran: h.Ran}
-		if h.Ran {
-			hr.Outcome, hr.ElapsedMS = h.Child.Outcome, h.Child.Elapsed.Milliseconds()
-			hr.Output, hr.Diagnostics = string(h.Child.Output), string(h.Child.Diagnostics)
-			if h.Child.ExitStatus >= 0 {
-				s := h.Child.ExitStatus
-				hr.ExitStatus = &s
-			}
-		}
-		jr.Hooks = append(jr.Hooks, hr)
-	}
-	if !rep.Correlation.IsZero() {
-		jr.Correlation = rep.Correlation.String()
-	}
-	switch {
-	case rep.Result != nil:
-		pr := rep.Result
-		jr.Outcome = pr.Outcome.String()
-		if pr.Changes != nil {
-			jr.Changes = pr.Changes
-		}
-		if pr.Outcome == pipeline.OutcomeRejected {
-			for _, v := range rejection.All(pr.Err) {
-				jr.Violations = append(jr.Violations, extRunViolation{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
-			}
-		} else if pr.Err != nil {
-			jr.Error = pr.Err.Error()
-		}
-	case errors.Is(err, install.ErrPreInstallFailed):
-		jr.Outcome = "hook-failed"
-	case rep.Launched != nil:
-		jr.Outcome = pipeline.OutcomeExtensionFailed.String()
-	default:
-		jr.Outcome = "refused"
-	}
-	if err != nil {
-		jr.Error = err.Error()
-		if jr.Record != nil && rep.Result == nil {
-			jr.Record = nil
-		}
-	}
-	return jr
-}
-
-// printInstallReport is the report for people. Hook output and extension
-// diagnostics are untrusted bytes: prefixed and escaped.
-func printInstallReport(out, errOut io.Writer, rep install.Report, jr installReport, verbose bool) {
-	where := "project " + rep.Root
-	if rep.Scope == schema.ScopeUser {
-		where = "your home (user scope)"
-	}
-	verb := string(rep.Operation)
-	for _, h := range rep.Hooks {
-		if !h.Ran {
-			fmt.Fprintf(out, "would run %s\n", h.Describe)
-			continue
-		}
-		state := "ok"
-		if h.Failed() {
-			state = "FAILED: " + h.Child.Outcome.String()
-			if h.Child.ExitStatus >= 0 {
-				state += fmt.Sprintf(" (exit status %d)", h.Child.ExitStatus)
-			}
-		}
-		fmt.Fprintf(out, "%s hook %s: %s; %s\n", h.Point, extRunShown(h.Script), hook.Signature, state)
-		installPrintUntrusted(out, "  | ", h.Child.Output)
-		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
-	}
-	if rep.Launched != nil {
-		// The target's stderr is for diagnosing a failure; on success it
-		// is shown with -v, else counted in one line.
-		extRunGuestLog(errOut, rep.Target, *rep.Launched, pipeline.ShowGuestLog(rep.Result, verbose))
-	}
-	for _, l := range rep.Symlinks {
-		fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes; lola does not write through links. Rerun with --replace-symlinks to replace it with a real directory (audited; 'lola uninstall' puts the link back).\n",
-			extRunEscape(l.Path), extRunEscape(l.Target))
-	}
-	if rep.Result == nil {
-		return
-	}
-	pr := rep.Result
-	if pr.Outcome == pipeline.OutcomeRejected && len(rejection.All(pr.Err)) > 0 {
-		for _, v := range rejection.All(pr.Err) {
-			if v.Rule == schema.RuleConflictUnowned && strings.Contains(v.Detail, "--force") {
-				fmt.Fprintln(errOut, "lola: nothing was changed. Files lola did not write are never replaced or deleted; 'lola install --force' takes them over (audited).")
-				break
-			}
-		}
-	}
-	switch pr.Outcome {
-	case pipeline.OutcomeDryRun:
-		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, rep.Module, rep.Assistant, where, rep.Target, rep.TargetTier)
-		printTreeDiff(out, pr.Changes, pr.RelationNote)
-		for _, k := range rep.Kept {
-			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
-		}
-	case pipeline.OutcomeCommitted:
-		past := map[schema.Operation]string{schema.OperationInstall: "Installed", schema.OperationUninstall: "Uninstalled"}[rep.Operation]
-		prep := "into"
-		if rep.Operation == schema.OperationUninstall {
-			prep = "from"
-		}
-		fmt.Fprintf(out, "%s %s for %s %s %s: %s\n", past, rep.Module, rep.Assistant, prep, where, installChangeCounts(pr.Changes))
-		for _, c := range pr.Changes {
-			installPrintChange(out, c)
-		}
-		for _, p := range rep.Forced {
-			fmt.Fprintf(out, "  taken over (--force): %s\n", extRunEscape(p))
-		}
-		for _, l := range rep.Replaced {
-			fmt.Fprintf(out, "  replaced symbolic link %s (was -> %s)\n", extRunEscape(l.Path), extRunEscape(l.Target))
-		}
-		for _, l := range rep.Restored {
-			fmt.Fprintf(out, "  restored symbolic link %s -> %s\n", extRunEscape(l.Path), extRunEscape(l.Target))
-		}
-		for _, k := range rep.Kept {
-			fmt.Fprintf(out, "  kept %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
-		}
-		if jr.Correlation != "" {
-			fmt.Fprintf(out, "audit correlation %s (lola audit show --correlation %s)\n", jr.Correlation, jr.Correlation)
-		}
-	}
-}
-
-func installChangeCounts(cs []apply.Change) string {
-	n := map[apply.ChangeKind]int{}
-	for _, c := range cs {
-		if c.Kind == apply.ChangeNoop && c.Op == schema.OpDelete {
-			continue // a delete that changes nothing is not news
-		}
-		n[c.Kind]++
-	}
-	s := fmt.Sprintf("%d added, %d removed, %d replaced", n[apply.ChangeAdded], n[apply.ChangeRemoved], n[apply.ChangeReplaced])
-	if n[apply.ChangeNoop] > 0 {
-		s += fmt.Sprintf(", %d unchanged", n[apply.ChangeNoop])
-	}
-	return s
-}
-
-func installPrintChange(w io.Writer, c apply.Change) {
-	p := c.Path
-	if c.Dir {
-		p += "/"
-	}
-	switch c.Kind {
-	case apply.ChangeAdded:
-		fmt.Fprintf(w, "  + %s\n", p)
-	case apply.ChangeRemoved:
-		fmt.Fprintf(w, "  - %s\n", p)
-	case apply.ChangeReplaced:
-		fmt.Fprintf(w, "  ~ %s\n", p)
-	case apply.ChangeRenamed:
-		fmt.Fprintf(w, "  > %s -> %s\n", c.From, p)
-	case apply.ChangeNoop:
-		if c.Op != schema.OpDelete {
-			fmt.Fprintf(w, "  = %s (unchanged)\n", p)
-		}
-	}
-}
-
-func installPrintUntrusted(w io.Writer, prefix string, b []byte) {
-	for _, line := range strings.SplitAfter(string(b), "\n") {
-		if line == "" {
-			continue
-		}
-		fmt.Fprintf(w, "%s%s\n", prefix, extRunEscape(strings.TrimSuffix(line, "\n")))
-	}
-}
-
-// installSymlinkPrompt asks on the terminal whether the links found may be
-// replaced; anything but y or yes is no.
-func installSymlinkPrompt(in io.Reader, errOut io.Writer) func([]install.Symlink) bool {
-	return func(ls []install.Symlink) bool {
-		for _, l := range ls {
-			fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes.\n", extRunEscape(l.Path), extRunEscape(l.Target))
-		}
-		fmt.Fprint(errOut, "Replace it with a real directory for this install? The replacement is audited and 'lola uninstall' restores the link. [y/N] ")
-		line, _ := bufio.NewReader(in).ReadString('\n')
-		a := strings.ToLower(strings.TrimSpace(line))
-		return a == "y" || a == "yes"
-	}
-}
-
-// keptWhy says why uninstall keeps a file.
-func keptWhy(k install.KeptFile) string {
-	if k.Reason == install.KeptUnowned {
-		return "lola did not write it"
-	}
-	return "you edited it after lola wrote it"
+	return nil
 }

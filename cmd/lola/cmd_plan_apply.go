@@ -13,6 +13,7 @@ import (
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
@@ -197,9 +198,9 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 		pr, err = pipeline.Apply(cmd.Context(), f.root, p, who, opts)
 		if err != nil {
 			if errors.Is(err, pipeline.ErrRelationMismatch) {
-				return withCode(exitUsage, fmt.Errorf("plan apply: --fs %s: %w", f.fs, err))
+				err = fmt.Errorf("--fs %s: %w", f.fs, err)
 			}
-			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
+			return withCode(exitcode.ForApply(err), fmt.Errorf("plan apply: %w", err))
 		}
 	}
 
@@ -232,7 +233,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 			fmt.Fprintf(out, "committed %d intents (%s)\n", p.Len(), changeCounts(pr.Changes))
 		}
 	}
-	return pipelineExit(pr, f.json, errOut)
+	return pipelineExit(exitcode.ForOutcome(pr.Outcome), pr, f.json, errOut)
 }
 
 // changeCounts spells how many paths each kind of change touched.

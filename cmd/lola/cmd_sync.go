@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/sync"
 )
@@ -128,7 +129,7 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			if errors.Is(res.Failed.Err, sync.ErrVersion) {
 				return withCode(exitInternal, msg)
 			}
-			code := installExitCode(res.Failed.Report, res.Failed.Err)
+			code := exitcode.ForInstall(res.Failed.Report, res.Failed.Err)
 			if e := marketExit(res.Failed.Err); code == exitInternal {
 				code = e.(*exitError).code
 			}

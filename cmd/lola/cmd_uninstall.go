@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 )
 
@@ -92,7 +93,7 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	assistants := []string{f.assistant}
 	if f.assistant == "" {
 		if assistants, err = install.InstalledAssistants(o); err != nil {
-			return withCode(installExitCode(install.Report{}, err), err)
+			return withCode(exitcode.ForInstall(install.Report{}, err), err)
 		}
 		if len(assistants) > 1 && !f.force && !f.dryRun && !confirmUninstallAll(cmd, o.Module, assistants) {
 			return withCode(exitUsage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",

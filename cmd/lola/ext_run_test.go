@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/extrun"
 	"github.com/lola-pm/lola/host/pipeline"
 )
 
@@ -314,7 +315,7 @@ func extRunDecodeReport(t *testing.T, out string) extRunReport {
 
 func extRunDefaultRequest(t *testing.T) []byte {
 	t.Helper()
-	req, err := loadExtRunRequest("", nil)
+	req, err := extrun.LoadRequest("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

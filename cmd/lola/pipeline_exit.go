@@ -5,23 +5,24 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
 )
 
-// pipelineExit maps a pipeline result to the closed set of exit codes and
-// the message for people (suppressed under --json, whose object says it).
-func pipelineExit(pr pipeline.Result, asJSON bool, errOut io.Writer) error {
-	quiet := func(code int, err error) error {
+// pipelineExit tells people how a plan that reached the pipeline ended
+// (nothing under --json, whose object says it) and returns code, the exit
+// code host/exitcode decided for pr: nil when it is 0.
+func pipelineExit(code int, pr pipeline.Result, asJSON bool, errOut io.Writer) error {
+	if code == exitOK {
+		return nil
+	}
+	quiet := func(err error) error {
 		if asJSON {
 			return withCode(code, errors.New(""))
 		}
 		return withCode(code, err)
 	}
 	switch pr.Outcome {
-	case pipeline.OutcomeCommitted, pipeline.OutcomeDryRun:
-		return nil
 	case pipeline.OutcomeRejected:
 		if !asJSON {
 			fmt.Fprintln(errOut, "plan rejected; nothing was applied:")
@@ -29,11 +30,11 @@ func pipelineExit(pr pipeline.Result, asJSON bool, errOut io.Writer) error {
 				fmt.Fprintln(errOut, "  "+v.Error())
 			}
 		}
-		return withCode(exitcode.ForOutcome(pr.Outcome), errors.New(""))
+		return withCode(code, errors.New(""))
 	case pipeline.OutcomeRolledBack:
-		return quiet(exitcode.ForOutcome(pr.Outcome), fmt.Errorf("%s; rolled back, the tree is as it was before the plan", pipelineFailure(pr)))
+		return quiet(fmt.Errorf("%s; rolled back, the tree is as it was before the plan", pipelineFailure(pr)))
 	default:
-		return quiet(exitcode.ForOutcome(pr.Outcome), fmt.Errorf("ROLLBACK FAILED: %s, and undoing it failed (%v). The tree under --root is in NEITHER the pre-plan NOR the post-plan state. Run 'lola recover --root DIR'; the staging directory has been kept", pipelineFailure(pr), pr.RollbackErr))
+		return quiet(fmt.Errorf("ROLLBACK FAILED: %s, and undoing it failed (%v). The tree under --root is in NEITHER the pre-plan NOR the post-plan state. Run 'lola recover --root DIR'; the staging directory has been kept", pipelineFailure(pr), pr.RollbackErr))
 	}
 }
 

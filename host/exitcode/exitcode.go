@@ -9,18 +9,28 @@
 //     here returns any other value.
 //   - ForChild maps a run that produced no plan: a plan refused only under
 //     policy rules (not plan.*) is 3, everything else 4.
-//   - ForOutcome maps a pipeline outcome.
+//   - ForOutcome maps a pipeline outcome; ForApply an error (not a result)
+//     from pipeline.Apply.
+//   - ForInstall maps what an install or uninstall returned (host/install),
+//     every sentinel of host/install to the code its doc names.
+//   - An *Error carries the code a host operation decided where the failure
+//     arose (host/extrun returns them); Of reads it back, and is Internal
+//     for any other error.
 //
 // Non-guarantees: errors that are not typed host results (cobra's flag
-// errors, say) are the caller's to map, normally to Usage.
+// errors, say) are the caller's to map, normally to Usage. The messages
+// are the errors' own: this package decides codes, not wording.
 package exitcode
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
 )
 
 // The closed set of exit codes.
@@ -86,4 +96,103 @@ func ForOutcome(o pipeline.Outcome) int {
 		return RolledBack
 	}
 	return RollbackFailed
+}
+
+// ForApply maps an error pipeline.Apply returned instead of a result: a
+// --fs relation the root's filesystem contradicts
+// (pipeline.ErrRelationMismatch) is the user's to fix, 2; anything else
+// is 1.
+func ForApply(err error) int {
+	if errors.Is(err, pipeline.ErrRelationMismatch) {
+		return Usage
+	}
+	return Internal
+}
+
+// ForInstall maps what install.Install or install.Uninstall returned.
+// With a nil err it is the pipeline outcome's code (ForOutcome), and 1
+// when no plan reached the pipeline. Otherwise: an unknown module is 1
+// (as today's Lola exits); a bad request, an unknown assistant, an
+// invalid hook, a dry run of a native target, a module not installed
+// there, or a refused --append-context is 2; a failed pre-install hook
+// is 4; a target that produced no plan is ForChild of its run (4 when it
+// did not run); a target its pin or the trust policy refused
+// (extension.changed, extension.unsigned) is 4, as for ext run, since it
+// never ran; any other rejection is 3; anything else 1.
+func ForInstall(rep install.Report, err error) int {
+	switch {
+	case err == nil && rep.Result != nil:
+		return ForOutcome(rep.Result.Outcome)
+	case err == nil:
+		return Internal
+	case errors.Is(err, install.ErrModuleNotFound):
+		return Internal
+	case errors.Is(err, install.ErrUsage),
+		errors.Is(err, install.ErrUnknownAssistant), errors.Is(err, install.ErrHookInvalid),
+		errors.Is(err, install.ErrNativeDryRun), errors.Is(err, install.ErrNotInstalled),
+		errors.Is(err, install.ErrAppendContext):
+		return Usage
+	case errors.Is(err, install.ErrPreInstallFailed):
+		return Extension
+	case errors.Is(err, install.ErrTargetFailed):
+		if rep.Launched != nil {
+			return ForChild(rep.Launched.Child)
+		}
+		return Extension
+	case pinRefused(err):
+		return Extension
+	case len(rejection.All(err)) > 0:
+		return Rejected
+	}
+	return Internal
+}
+
+// pinRefused reports whether err refuses an extension by its pin or the
+// trust policy (extension.changed, extension.unsigned) rather than its
+// plan.
+func pinRefused(err error) bool {
+	for _, v := range rejection.All(err) {
+		if v.Rule == schema.RuleExtensionChanged || v.Rule == schema.RuleExtensionUnsigned {
+			return true
+		}
+	}
+	return false
+}
+
+// Error is a failure with the exit code decided where it arose. Its
+// message is Err's; errors.Is and errors.As see through it to Err.
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Wrap returns err carrying code, or nil when err is nil.
+func Wrap(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Code: code, Err: err}
+}
+
+// Of is the exit code for err: 0 for nil, the Code of the first *Error in
+// its chain, and 1 for any other error (a failure nobody decided a code
+// for is an internal one).
+func Of(err error) int {
+	if err == nil {
+		return OK
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
 }

@@ -2,9 +2,11 @@ package exitcode
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/lola-pm/lola/host/child"
+	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
@@ -46,5 +48,83 @@ func TestForOutcome(t *testing.T) {
 		if got := ForOutcome(o); got != want {
 			t.Errorf("%s: %d, want %d", o, got, want)
 		}
+	}
+}
+
+// Every child outcome maps into {3, 4}: a run without a plan is never a
+// success, a usage error or an apply outcome.
+func TestForChildEveryOutcome(t *testing.T) {
+	for _, o := range child.Outcomes() {
+		got := ForChild(child.Result{Outcome: o})
+		if got != Extension {
+			t.Errorf("%s without a rejection: %d, want %d", o, got, Extension)
+		}
+	}
+}
+
+func TestForApply(t *testing.T) {
+	if got := ForApply(fmt.Errorf("x: %w", pipeline.ErrRelationMismatch)); got != Usage {
+		t.Errorf("relation mismatch: %d, want %d", got, Usage)
+	}
+	if got := ForApply(errors.New("disk on fire")); got != Internal {
+		t.Errorf("other: %d, want %d", got, Internal)
+	}
+}
+
+// Each of host/install's sentinels, wrapped as the install wraps them, maps
+// to the code its doc comment names; a pin or trust refusal is 4 like ext
+// run's; a target that produced no plan takes its run's code.
+func TestForInstall(t *testing.T) {
+	wrap := func(e error) error { return fmt.Errorf("install: x: %w", e) }
+	refusedByPolicy := &pipeline.Launched{Child: child.Result{Outcome: child.OutcomePlanRefused, Err: rejection.New(schema.RuleRemoteMethod, "x")}}
+	killed := &pipeline.Launched{Child: child.Result{Outcome: child.OutcomeKilledDeadline}}
+	for _, tc := range []struct {
+		name string
+		rep  install.Report
+		err  error
+		want int
+	}{
+		{"module not found", install.Report{}, wrap(install.ErrModuleNotFound), Internal},
+		{"usage", install.Report{}, wrap(install.ErrUsage), Usage},
+		{"unknown assistant", install.Report{}, wrap(install.ErrUnknownAssistant), Usage},
+		{"hook invalid", install.Report{}, wrap(install.ErrHookInvalid), Usage},
+		{"native dry run", install.Report{}, wrap(install.ErrNativeDryRun), Usage},
+		{"not installed", install.Report{}, wrap(install.ErrNotInstalled), Usage},
+		{"append context", install.Report{}, wrap(install.ErrAppendContext), Usage},
+		{"pre-install failed", install.Report{}, wrap(install.ErrPreInstallFailed), Extension},
+		{"target failed, not launched", install.Report{}, wrap(install.ErrTargetFailed), Extension},
+		{"target failed, killed", install.Report{Launched: killed}, wrap(install.ErrTargetFailed), Extension},
+		{"target failed, plan refused by policy", install.Report{Launched: refusedByPolicy}, wrap(install.ErrTargetFailed), Rejected},
+		{"pin changed", install.Report{}, wrap(rejection.New(schema.RuleExtensionChanged, "x")), Extension},
+		{"unsigned", install.Report{}, wrap(rejection.New(schema.RuleExtensionUnsigned, "x")), Extension},
+		{"other rejection", install.Report{}, wrap(rejection.New(schema.RulePathSymlink, "x")), Rejected},
+		{"untyped", install.Report{}, errors.New("x"), Internal},
+		{"no error, no result", install.Report{}, nil, Internal},
+		{"committed", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeCommitted}}, nil, OK},
+		{"dry run", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeDryRun}}, nil, OK},
+		{"rejected", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRejected}}, nil, Rejected},
+		{"rolled back", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRolledBack}}, nil, RolledBack},
+		{"rollback failed", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRollbackFailed}}, nil, RollbackFailed},
+	} {
+		if got := ForInstall(tc.rep, tc.err); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestErrorCarriesItsCode(t *testing.T) {
+	if Wrap(Usage, nil) != nil || Of(nil) != OK {
+		t.Fatal("nil is success")
+	}
+	inner := rejection.New(schema.RulePathSymlink, "x")
+	err := fmt.Errorf("context: %w", Wrap(Extension, inner))
+	if Of(err) != Extension || err.Error() != "context: "+inner.Error() {
+		t.Fatalf("%d %q", Of(err), err)
+	}
+	if !errors.Is(err, rejection.Rule(schema.RulePathSymlink)) || len(rejection.All(err)) != 1 {
+		t.Fatal("the rejection is hidden behind the code")
+	}
+	if Of(errors.New("x")) != Internal {
+		t.Fatal("an undecided failure is internal")
 	}
 }

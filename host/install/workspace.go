@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lola-pm/lola/schema"
 )
 
 // OpenClawWorkspace resolves `lola install -a openclaw --workspace W` to
@@ -38,3 +40,46 @@ func OpenClawWorkspace(userHome, w string) (string, error) {
 	}
 	return dir, nil
 }
+
+// OpenClawRoot makes an OpenClaw project-scope install's root (o.Project)
+// its workspace, as today's Lola does: workspace (--workspace, a name or
+// a path; OpenClawWorkspace), or <home>/.openclaw/workspace when neither
+// it nor a PROJECT argument (hasProject) is given. workspace is refused
+// with another assistant, for scope user, and together with PROJECT. Every
+// refusal is ErrUsage; o is unchanged for any other assistant.
+func OpenClawRoot(o *Options, assistant, workspace string, hasProject bool) error {
+	switch {
+	case workspace != "" && assistant != "openclaw":
+		return flagError("--workspace is only valid with -a openclaw")
+	case assistant != "openclaw" || o.Scope != schema.ScopeProject:
+		if workspace != "" {
+			return flagError("--workspace is for --scope project")
+		}
+		return nil
+	case hasProject && workspace != "":
+		return flagError("give PROJECT or --workspace, not both")
+	case hasProject:
+		return nil
+	}
+	home := o.UserHome
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return flagError(fmt.Sprintf("--workspace needs a home directory: %v", err))
+		}
+		home = h
+	}
+	dir, err := OpenClawWorkspace(home, workspace)
+	if err != nil {
+		return err
+	}
+	o.Project = dir
+	return nil
+}
+
+// flagError is an ErrUsage worded as the flag's own complaint, without
+// ErrUsage's prefix.
+type flagError string
+
+func (e flagError) Error() string        { return string(e) }
+func (e flagError) Is(target error) bool { return target == ErrUsage }

@@ -140,3 +140,22 @@ func All(err error) []*Violation {
 	}
 	return nil
 }
+
+// Entry is one violation as a --json report spells it:
+// {"rule": ..., "intents": [...], "detail": ...}. Intents is empty, never
+// null, for a violation that names no intent.
+type Entry struct {
+	Rule    schema.Rule `json:"rule"`
+	Intents []int       `json:"intents"`
+	Detail  string      `json:"detail"`
+}
+
+// Entries is an Entry for each violation in err (see All), in order; nil
+// when err holds none.
+func Entries(err error) []Entry {
+	var out []Entry
+	for _, v := range All(err) {
+		out = append(out, Entry{Rule: v.Rule, Intents: v.IntentIndices(), Detail: v.Detail})
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lola-pm/lola/host/extrun"
+	"github.com/lola-pm/lola/host/pipeline"
+	"github.com/lola-pm/lola/host/shim"
+	"github.com/lola-pm/lola/schema"
+)
+
+// extRunReport is the --json object of ext run (host/extrun decides it;
+// this file only prints it).
+type extRunReport = extrun.Report
+
+// printExtRunNotice tells what host/extrun reports as the run goes (under
+// --json, not how the artifact was vouched for: the audit record names it).
+func printExtRunNotice(w io.Writer, n extrun.Notice, asJSON bool) {
+	switch n.Kind {
+	case extrun.NoticeAdopted:
+		fmt.Fprintf(w, "lola: %s is %s's %s artifact: running with its manifest (capabilities, path grant)\n",
+			extRunShown(n.Name), n.Manifest, n.Tier)
+	case extrun.NoticeBare:
+		fmt.Fprintf(w, "lola: %s has no manifest: it runs with no capability (unless --caps) and no path grant beyond the root\n", extRunShown(n.Name))
+	case extrun.NoticeVouched:
+		if !asJSON {
+			fmt.Fprintf(w, "lola: %s: %s\n", extRunShown(n.Name), n.Vouched)
+		}
+	}
+}
+
+// printExtRunReport prints the report for people: a heading, then one line
+// per intent, every plan string shown safely (quoted if it could mislead).
+func printExtRunReport(w io.Writer, rep extRunReport) {
+	if rep.Outcome == "extension-failed" {
+		fmt.Fprintf(w, "extension %s (%s): %s after %dms, no plan\n", extRunShown(rep.Extension), rep.Tier, rep.Child.Outcome, rep.Child.ElapsedMS)
+		if rep.Shim != nil && rep.Shim.Kind != shim.KindOK {
+			fmt.Fprintf(w, "  shim: %s\n", extRunShown(rep.Shim.Detail))
+		}
+		for _, v := range rep.Violations {
+			fmt.Fprintf(w, "  %s: %s\n", v.Rule, extRunShown(v.Detail))
+		}
+		return
+	}
+	fmt.Fprintf(w, "extension %s (%s): plan of %d intent%s, %s\n",
+		extRunShown(rep.Extension), rep.Tier, len(rep.Intents), extRunPlural(len(rep.Intents)), extRunOutcomeText(rep.Outcome))
+	for _, in := range rep.Intents {
+		fmt.Fprintf(w, "  %-6s  ", in.Op)
+		switch in.Op {
+		case string(schema.OpWrite):
+			fmt.Fprintf(w, "%s", extRunShown(in.Path))
+			if in.Size != nil {
+				fmt.Fprintf(w, "  %d B  sha256:%s", *in.Size, in.SHA256[:12])
+			}
+			if in.Encoding == string(schema.EncodingBase64) {
+				fmt.Fprint(w, "  base64")
+			}
+			if in.Executable {
+				fmt.Fprint(w, "  executable")
+			}
+		case string(schema.OpDelete):
+			fmt.Fprint(w, extRunShown(in.Path))
+		case string(schema.OpRename):
+			fmt.Fprintf(w, "%s -> %s", extRunShown(in.From), extRunShown(in.To))
+		case string(schema.OpFetch):
+			fmt.Fprintf(w, "%s -> %s", extRunShown(in.URL), extRunShown(in.Dest))
+			if len(in.Headers) > 0 {
+				hs := make([]string, len(in.Headers))
+				for i, h := range in.Headers {
+					hs[i] = extRunShown(h)
+				}
+				fmt.Fprintf(w, "  headers: %s", strings.Join(hs, ", "))
+			}
+		case string(schema.OpClone):
+			fmt.Fprintf(w, "%s -> %s", extRunShown(in.URL), extRunShown(in.Dest))
+			if in.Ref != "" {
+				fmt.Fprintf(w, "  ref %s", extRunShown(in.Ref))
+			}
+			if in.Depth > 0 {
+				fmt.Fprintf(w, "  depth %d", in.Depth)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func extRunOutcomeText(o string) string {
+	switch o {
+	case "dry-run":
+		return "dry run, nothing applied"
+	case "committed":
+		return "applied"
+	case "rejected":
+		return "rejected, nothing applied"
+	case "rolled-back":
+		return "applied and rolled back"
+	case "rollback-failed":
+		return "ROLLBACK FAILED"
+	}
+	return o
+}
+
+// extRunPrintDiagnostics shows the extension's stderr, which is untrusted bytes:
+// every line is prefixed and control characters are escaped, so it cannot
+// pose as lola's own output or drive the terminal.
+//
+// A tier-1 module's stderr is the shim's: its structured lines are shown
+// as the report (which limit, which confinement), so only the guest's own
+// lines are printed here.
+func extRunPrintDiagnostics(w io.Writer, name string, l pipeline.Launched) {
+	lines, truncated := l.GuestLog()
+	if len(lines) == 0 {
+		return
+	}
+	note := ""
+	if truncated {
+		note = ", truncated"
+	}
+	fmt.Fprintf(w, "extension %s stderr%s:\n", extRunShown(name), note)
+	for _, line := range lines {
+		fmt.Fprintf(w, "  | %s\n", extRunEscape(line))
+	}
+}
+
+// extRunGuestLog prints the extension's stderr when show is set (see
+// pipeline.ShowGuestLog); otherwise, when there is some, one line saying
+// how much -v would show.
+func extRunGuestLog(w io.Writer, name string, l pipeline.Launched, show bool) {
+	if show {
+		extRunPrintDiagnostics(w, name, l)
+		return
+	}
+	if lines, _ := l.GuestLog(); len(lines) == 1 {
+		fmt.Fprintf(w, "lola: extension %s wrote 1 line to stderr (-v shows it)\n", extRunShown(name))
+	} else if len(lines) > 1 {
+		fmt.Fprintf(w, "lola: extension %s wrote %d lines to stderr (-v shows them)\n", extRunShown(name), len(lines))
+	}
+}
+
+// extRunShown renders an untrusted string for a line of output
+// (extrun.Shown: quoted when it could be misread).
+func extRunShown(s string) string { return extrun.Shown(s) }
+
+// extRunEscape replaces control characters (but tab) and invalid UTF-8
+// with visible escapes.
+func extRunEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029'):
+			if r < 0x100 {
+				fmt.Fprintf(&b, `\x%02x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func extRunPlural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
