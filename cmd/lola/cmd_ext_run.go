@@ -189,7 +189,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if res.Applied == nil {
 		return withCode(exitcode.Of(err), err)
 	}
-	return pipelineExit(exitcode.Of(err), *res.Applied, f.json, errOut)
+	return pipelineExit(exitcode.Of(err), *res.Applied, f.root, f.json, errOut)
 }
 
 // extRunTestEnv is appended to the extension's environment; only tests set

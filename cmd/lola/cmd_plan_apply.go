@@ -233,7 +233,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 			fmt.Fprintf(out, "committed %d intents (%s)\n", p.Len(), changeCounts(pr.Changes))
 		}
 	}
-	return pipelineExit(exitcode.ForOutcome(pr.Outcome), pr, f.json, errOut)
+	return pipelineExit(exitcode.ForOutcome(pr.Outcome), pr, f.root, f.json, errOut)
 }
 
 // changeCounts spells how many paths each kind of change touched.

@@ -48,7 +48,7 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, ve
 	if rep.Result == nil {
 		return withCode(code, errors.New("the install produced no result"))
 	}
-	return pipelineExit(code, *rep.Result, asJSON, errOut)
+	return pipelineExit(code, *rep.Result, rep.Root, asJSON, errOut)
 }
 
 // printInstallReport is the report for people. Hook output and extension
