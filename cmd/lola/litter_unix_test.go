@@ -3,41 +3,14 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 )
-
-// stampTree is statTree with every entry's inode and change time, the
-// root's included: an entry made and removed again beneath a directory
-// whose modification time is then put back still moves its change time.
-func stampTree(t *testing.T, root string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		var st unix.Stat_t
-		if err := unix.Lstat(p, &st); err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		lines = append(lines, fmt.Sprintf("%s ino=%d mode=%o size=%d mtime=%d.%09d ctime=%d.%09d", rel, st.Ino, st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 // A dry run through the built binary — plan apply --dry-run and ext run
 // --dry-run of a built-in tier-1 target, both under the default --fs auto
@@ -80,7 +53,7 @@ func TestDryRunThroughTheBinaryCreatesNothing(t *testing.T) {
 	}
 	// Warm the home (keys, audit log) so that nothing but the run is seen.
 	lola(exitOK, "plan", "apply", "--dry-run", "--root", t.TempDir(), planFile)
-	before := stampTree(t, root)
+	before := fsroottest.Stamps(t, root)
 	for _, args := range [][]string{
 		{"plan", "apply", "--dry-run", "--root", root, planFile},
 		{"plan", "apply", "--dry-run", "--json", "--root", root, planFile},
@@ -90,7 +63,7 @@ func TestDryRunThroughTheBinaryCreatesNothing(t *testing.T) {
 		if strings.Contains(out, "note:") || strings.Contains(out, "relation_note") {
 			t.Fatalf("a note on this machine's filesystem: %s", out)
 		}
-		if after := stampTree(t, root); after != before {
+		if after := fsroottest.Stamps(t, root); after != before {
 			t.Fatalf("lola %s wrote under the root:\nbefore:\n%s\nafter:\n%s", strings.Join(args, " "), before, after)
 		}
 	}

@@ -4,15 +4,12 @@ package apply
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 
 	"github.com/lola-pm/lola/host/fsroot"
 )
@@ -22,29 +19,6 @@ import (
 // directory is.
 var unknownFS = fsroot.Inspection{FS: "unknown (f_type 0x1234)", Why: "the filesystem (unknown (f_type 0x1234)) is not one whose name comparison lola knows"}
 
-// stamps renders every entry beneath root, the root included, with its
-// modification AND change time: an entry created and removed again, or a
-// time put back after that, still moves the parent's change time.
-func stamps(t testing.TB, root string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		var st unix.Stat_t
-		if err := unix.Lstat(p, &st); err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		lines = append(lines, fmt.Sprintf("%s ino=%d mtime=%d.%09d ctime=%d.%09d", rel, st.Ino, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec))
-		return nil
-	})
-	must(t, err)
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
-
 // A dry run on a filesystem that cannot be identified without writing
 // writes nothing beneath the root: Probe says ErrUnidentified instead of
 // observing the filesystem, and Prepare, which checks the relation
@@ -53,7 +27,7 @@ func stamps(t testing.TB, root string) string {
 func TestDryRunOnUnknownFilesystemWritesNothing(t *testing.T) {
 	root := t.TempDir()
 	tree(t, root, atomicityTree)
-	before := stamps(t, root)
+	before := fsroottest.Stamps(t, root)
 	p, v := decode(t, atomicityPlan)
 	s, err := Begin(openRoot(t, root), Options{Key: testKey, DryRun: true})
 	must(t, err)
@@ -68,7 +42,7 @@ func TestDryRunOnUnknownFilesystemWritesNothing(t *testing.T) {
 	}
 	must(t, prep.Discard())
 	must(t, s.Close())
-	if after := stamps(t, root); after != before {
+	if after := fsroottest.Stamps(t, root); after != before {
 		t.Fatalf("the dry run wrote beneath the root:\n%s", diffLines(before, after))
 	}
 }

@@ -4,14 +4,12 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/pathrule"
@@ -19,32 +17,6 @@ import (
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
-
-// stamps renders every entry beneath root, the root included, with its
-// inode, modification time and change time. The change time is what
-// shows an entry created and removed again beneath a directory whose
-// modification time was put back afterwards.
-func stamps(t *testing.T, root string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		var st unix.Stat_t
-		if err := unix.Lstat(p, &st); err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		lines = append(lines, fmt.Sprintf("%s ino=%d mtime=%d.%09d ctime=%d.%09d", rel, st.Ino, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 // A dry run under --fs auto (the default) creates nothing anywhere under
 // the root, not even for an instant: the root's filesystem is identified
@@ -62,7 +34,7 @@ func TestDryRunCreatesNothingUnderTheRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := stamps(t, root)
+	before := fsroottest.Stamps(t, root)
 	p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"skills/foo/SKILL.md","content":"new"},{"op":"delete","path":"README.md"},{"op":"write","path":"a/b.md","content":"b"}]}`)
 	res, err := Apply(context.Background(), root, p, proposer(t, nil, nil), Options{FS: pathrule.Auto, DryRun: true, Home: t.TempDir()})
 	if err != nil {
@@ -74,7 +46,7 @@ func TestDryRunCreatesNothingUnderTheRoot(t *testing.T) {
 	if res.Relation != pathrule.Bytes.Name() || res.RelationNote != "" {
 		t.Fatalf("relation %q (%q) on this machine's filesystem", res.Relation, res.RelationNote)
 	}
-	if after := stamps(t, root); after != before {
+	if after := fsroottest.Stamps(t, root); after != before {
 		t.Fatalf("a dry run wrote under the root:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/lola-pm/lola/host/pathrule"
@@ -51,10 +53,10 @@ func TestDryRunOnUnidentifiedFilesystem(t *testing.T) {
 			return
 		}
 		p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"skills/README.md","content":"a"},{"op":"write","path":"skills/Readme.md","content":"b"}]}`)
-		out.before = stamps(t, mnt)
+		out.before = fsroottest.Stamps(t, mnt)
 		out.auto, out.autoE = Apply(context.Background(), mnt, p, proposer(t, nil, nil), Options{FS: pathrule.Auto, DryRun: true})
 		out.named, out.namedE = Apply(context.Background(), mnt, p, proposer(t, nil, nil), Options{FS: "bytes", DryRun: true})
-		out.after = stamps(t, mnt)
+		out.after = fsroottest.Stamps(t, mnt)
 	}()
 	out := <-ch
 	if out.skip != "" {
