@@ -153,23 +153,19 @@ func (r *abiRun) classify(err error) *Diagnostic {
 		errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
 		return &Diagnostic{Kind: KindTimeout, Limit: r.l.timeout.Milliseconds(), Detail: "the module exceeded the shim's clock"}
 	}
-	if asked := r.alloc.refusedPages(); asked > 0 {
+	memoryLimit := func(asked uint64, why string) *Diagnostic {
 		var pages uint32
 		if r.mem != nil {
 			pages = r.mem.Size() / 65536
 		}
 		return &Diagnostic{Kind: KindMemoryLimit, Limit: int64(r.l.memoryPages), Pages: pages,
-			Detail: fmt.Sprintf("the module asked to grow its memory to %d pages, over its %d-page ceiling, and then failed (%s)",
-				asked, r.l.memoryPages, failure(err, ee, exited))}
+			Detail: fmt.Sprintf("the module asked to grow its memory to %d pages, %s, and then failed (%s)", asked, why, failure(err, ee, exited))}
+	}
+	if asked := r.alloc.refusedPages(); asked > 0 {
+		return memoryLimit(asked, fmt.Sprintf("over its %d-page ceiling", r.l.memoryPages))
 	}
 	if asked := r.alloc.deniedPages(); asked > 0 {
-		var pages uint32
-		if r.mem != nil {
-			pages = r.mem.Size() / 65536
-		}
-		return &Diagnostic{Kind: KindMemoryLimit, Limit: int64(r.l.memoryPages), Pages: pages,
-			Detail: fmt.Sprintf("the module asked to grow its memory to %d pages, under its %d-page ceiling, but past the shim process's data limit (RLIMIT_DATA), and then failed (%s)",
-				asked, r.l.memoryPages, failure(err, ee, exited))}
+		return memoryLimit(asked, fmt.Sprintf("under its %d-page ceiling but past the shim process's data limit (RLIMIT_DATA)", r.l.memoryPages))
 	}
 	if exited {
 		return &Diagnostic{Kind: KindGuestExit, Number: int64(ee.ExitCode()), Detail: "the module exited (proc_exit)"}
