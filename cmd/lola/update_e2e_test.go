@@ -60,3 +60,51 @@ func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 		t.Errorf("audit verify: %+v", r)
 	}
 }
+
+// For every built-in project target: a reinstall of an unchanged module
+// (lola update, or lola install again) writes nothing to the shared files
+// (CLAUDE.md, .mcp.json, ...) since they already hold the module's part,
+// and installed.yml must still say that part is lola's: the record keeps
+// the module's MCP servers and instructions, and a later uninstall
+// removes them (it was refused with conflict.unowned, the entry taken for
+// the user's, when the record forgot them).
+func TestEndToEndUpdateUnchangedKeepsSharedParts(t *testing.T) {
+	exe, _ := builtLola(t)
+	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+		t.Run(a, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+			env := []string{"LOLA_HOME=" + home}
+			modWriteFiles(t, src, map[string]string{
+				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+				"AGENTS.md":          "# MM\n\nUse s1.\n",
+				"mcps.json":          `{"mcpServers": {"mm-server": {"command": "mm", "args": ["serve"]}}}`,
+			})
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			before := readFileOr(filepath.Join(home, "installed.yml"))
+			if !strings.Contains(before, "- mm-server") || !strings.Contains(before, "has_instructions: true") {
+				t.Fatalf("the install does not record its MCP server and instructions:\n%s", before)
+			}
+			if r := runBuilt(t, exe, env, "update", "mm"); r.code != 0 {
+				t.Fatalf("update: %+v", r)
+			}
+			after := readFileOr(filepath.Join(home, "installed.yml"))
+			if !strings.Contains(after, "- mm-server") || !strings.Contains(after, "has_instructions: true") {
+				t.Fatalf("after an unchanged update the record forgot the shared parts:\n%s", after)
+			}
+			if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", a, project); r.code != 0 {
+				t.Fatalf("uninstall after update: %+v", r)
+			}
+			if got := projectEntries(t, project); len(got) != 0 {
+				t.Errorf("the uninstall left %v", got)
+			}
+		})
+	}
+}

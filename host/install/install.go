@@ -63,6 +63,9 @@ type job struct {
 	// --append-context replaced the module's (contextApplied).
 	instructions   []byte
 	contextApplied bool
+	// prev is installed.yml's record of this same install before it ran
+	// again (nil for a first install).
+	prev *Record
 }
 
 // Install installs o.Module for o.Assistant (see the package doc). The
@@ -181,6 +184,15 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		return j, err
 	}
 	j.owned = ownedFiles(reg, string(j.scope), j.project)
+	if op == schema.OperationInstall {
+		want := Record{Module: j.mod.Name().String(), Assistant: o.Assistant, Scope: string(j.scope), ProjectPath: j.project}
+		for _, r := range reg.Find(want.Module, want.Assistant, want.Scope, "") {
+			if r.sameInstall(want) {
+				r := r
+				j.prev = &r
+			}
+		}
+	}
 	j.guard = &guard{root: j.root, owned: j.owned, managed: j.managed, home: lolaHomeWithin(j.root, o.Home), force: o.Force && op == schema.OperationInstall}
 	var brought []string
 	if op == schema.OperationInstall {
@@ -769,6 +781,7 @@ func (j *job) record() Record {
 		text = instructionsText(j.mod)
 	}
 	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text)
+	keepUntouchedParts(&r, j.prev, j.mod.Layout(), j.applied, j.req.Current, text)
 	if len(j.o.AppendContext) > 0 {
 		r.AppendContext = append(stringList(nil), j.o.AppendContext...)
 	}
