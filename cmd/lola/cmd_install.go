@@ -168,6 +168,9 @@ applied then rolled back; 6 rollback failed.`,
 var installTestEnv []string
 
 func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
+	if err := checkAssistantFlag([]string{f.assistant}, nil); err != nil {
+		return err
+	}
 	o, err := installOptions(cmd, f.scope, args)
 	if err != nil {
 		return err

@@ -35,6 +35,17 @@ listed.`,
 			if err != nil {
 				return withCode(exitInternal, err)
 			}
+			recorded := func(a string) bool {
+				for _, r := range reg.All() {
+					if r.Assistant == a {
+						return true
+					}
+				}
+				return false
+			}
+			if err := checkAssistantFlag([]string{assistant}, recorded); err != nil {
+				return err
+			}
 			var recs []install.Record
 			for _, r := range reg.All() {
 				if assistant == "" || r.Assistant == assistant {

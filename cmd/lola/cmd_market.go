@@ -232,8 +232,11 @@ is refused keeps the one fetched before.`,
 			if err != nil {
 				return err
 			}
+			if len(args) == 1 && all {
+				return withCode(exitUsage, errors.New("cannot give both NAME and --all"))
+			}
 			var names []string
-			if len(args) == 1 && !all {
+			if len(args) == 1 {
 				names = args
 			} else {
 				ls, err := r.List()

@@ -48,6 +48,9 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
   lola sync ~/work/app --file requirements/lola.txt -a claude-code`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkAssistantFlag(assistants, nil); err != nil {
+				return err
+			}
 			project := "."
 			if len(args) == 1 {
 				project = args[0]

@@ -41,6 +41,9 @@ install's code, as 'lola install' has them.`,
   lola update -a cursor --dry-run`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkAssistantFlag([]string{assistant}, nil); err != nil {
+				return err
+			}
 			o, err := installOptions(cmd, "project", []string{""})
 			if err != nil {
 				return err
