@@ -132,3 +132,119 @@ func TestShippedTargetsAreTheBuiltins(t *testing.T) {
 		t.Fatalf("bin/builtin holds %v; extension.ShippedTargets says %v", names, extension.ShippedTargets)
 	}
 }
+
+// mod rm -f uninstalls the module from every install installed.yml
+// records before removing it from the store, as today's Lola does, so no
+// install is left that lola could no longer uninstall. All the uninstalls
+// share one correlation id. The first one refused stops the run: the
+// finished ones stay uninstalled and unrecorded, the refused one and the
+// rest are untouched and named, and the module stays in the store; once
+// the cause is gone, mod rm -f finishes. A project that no longer exists
+// only loses its record.
+func TestEndToEndModRmUninstallsEverywhere(t *testing.T) {
+	exe, _ := builtLola(t)
+	base := t.TempDir()
+	home, src := filepath.Join(base, "home"), filepath.Join(base, "mm")
+	env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "userhome")}
+	modWriteFiles(t, src, map[string]string{
+		"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+		"AGENTS.md":          "# MM\n\nUse s1.\n",
+	})
+	if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	var projects []string
+	for _, p := range []string{"a", "b", "c", "gone"} {
+		dir := filepath.Join(base, p)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if r := runBuilt(t, exe, env, "install", "mm", "-a", "claude-code", dir); r.code != 0 {
+			t.Fatalf("install %s: %+v", p, r)
+		}
+		projects = append(projects, dir)
+	}
+	if err := os.RemoveAll(projects[3]); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBuilt(t, exe, env, "mod", "rm", "mm"); r.code != exitUsage || !strings.Contains(r.err, "--force") {
+		t.Fatalf("mod rm without -f, no terminal: %+v", r)
+	}
+	// b's .claude becomes a symbolic link: lola acts through none.
+	outside := t.TempDir()
+	bClaude := filepath.Join(projects[1], ".claude")
+	if err := os.Rename(bClaude, filepath.Join(outside, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "claude"), bClaude); err != nil {
+		t.Fatal(err)
+	}
+	bBefore, cBefore := projectEntries(t, projects[1]), projectEntries(t, projects[2])
+	r := runBuilt(t, exe, env, "mod", "rm", "mm", "-f")
+	if r.code != exitRejected {
+		t.Fatalf("mod rm -f with b refused: %+v", r)
+	}
+	if got := projectEntries(t, projects[0]); len(got) != 0 {
+		t.Errorf("a, uninstalled before the refusal, holds %v", got)
+	}
+	if got := projectEntries(t, projects[1]); strings.Join(got, " ") != strings.Join(bBefore, " ") {
+		t.Errorf("the refused install changed: %v -> %v", bBefore, got)
+	}
+	if got := projectEntries(t, projects[2]); strings.Join(got, " ") != strings.Join(cBefore, " ") {
+		t.Errorf("a remaining install was touched: %v -> %v", cBefore, got)
+	}
+	if !strings.Contains(r.err, "not uninstalled (the run stopped): mm for claude-code in project "+projects[2]) || !strings.Contains(r.err, "stays in the store") {
+		t.Errorf("the remaining install is not named:\n%s", r.err)
+	}
+	reg := readFileOr(filepath.Join(home, "installed.yml"))
+	if strings.Contains(reg, projects[0]+"\n") || !strings.Contains(reg, projects[1]) || !strings.Contains(reg, projects[2]) {
+		t.Errorf("installed.yml after the stopped rm:\n%s", reg)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "mm")); err != nil {
+		t.Fatal("a stopped mod rm removed the module from the store")
+	}
+	corr := correlationIn(t, r.out+r.err)
+	show := runBuilt(t, exe, env, "audit", "show", "--correlation", corr)
+	// b is refused before its target runs (lola acts through no link), so
+	// the run's one plan is a's uninstall.
+	if show.code != 0 || strings.Count(show.out, " plan ") != 1 || !strings.Contains(show.out, "committed") || !strings.Contains(r.err, "path.symlink") {
+		t.Errorf("audit show --correlation %s: the uninstall of a under the run's id:\n%s\n%s", corr, show.out, r.err)
+	}
+
+	if err := os.Remove(bClaude); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(outside, "claude"), bClaude); err != nil {
+		t.Fatal(err)
+	}
+	r = runBuilt(t, exe, env, "mod", "rm", "mm", "-f")
+	if r.code != 0 || !strings.Contains(r.out, "Removed mm") || !strings.Contains(r.err, "no longer exists") {
+		t.Fatalf("mod rm -f: %+v", r)
+	}
+	for _, p := range projects[1:3] {
+		if got := projectEntries(t, p); len(got) != 0 {
+			t.Errorf("%s still holds %v", p, got)
+		}
+	}
+	if reg := readFileOr(filepath.Join(home, "installed.yml")); strings.Contains(reg, "module: mm") {
+		t.Errorf("installed.yml still records mm:\n%s", reg)
+	}
+	if _, err := os.Stat(filepath.Join(home, "modules", "mm")); err == nil {
+		t.Error("mm is still in the store")
+	}
+	if r := runBuilt(t, exe, env, "audit", "verify"); r.code != 0 {
+		t.Errorf("audit verify: %+v", r)
+	}
+}
+
+// correlationIn finds the "audit correlation ID" a command printed.
+func correlationIn(t *testing.T, s string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(s, "audit correlation ")
+	if !ok {
+		t.Fatalf("no audit correlation in:\n%s", s)
+	}
+	id, _, _ := strings.Cut(rest, " ")
+	id, _, _ = strings.Cut(id, "\n")
+	return id
+}
