@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/remote/remotetest"
 )
 
 // Tests of today's Lola's command line that the other files do not cover;
@@ -247,4 +248,42 @@ func correlationIn(t *testing.T, s string) string {
 	id, _, _ := strings.Cut(rest, " ")
 	id, _, _ = strings.Cut(id, "\n")
 	return id
+}
+
+// A .lola-req line spelled as today's Lola's documentation spells it,
+// git+https://HOST/repo.git@REF, is cloned by lola's remote client at REF
+// (the "git+" dropped): the module installed is the tagged one, its
+// source record keeps the ref, and the sync is recorded under one
+// correlation id.
+func TestEndToEndSyncGitURLAtRef(t *testing.T) {
+	exe, _ := builtLola(t)
+	repo := remotetest.NewGitRepo(t)
+	repo.Commit(map[string]string{"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nv1\n"})
+	repo.Tag("v1")
+	repo.Commit(map[string]string{"skills/s2/SKILL.md": "---\nname: s2\ndescription: s2\n---\nv2\n"})
+	srv := extTLSServer(t, repo.Handler())
+	home, certs := extRemoteHome(t, srv), remotetest.CertFile(t, srv)
+	project := t.TempDir()
+	env := []string{"LOLA_HOME=" + home, "SSL_CERT_FILE=" + certs, "SSL_CERT_DIR=" + filepath.Dir(certs), "HOME=" + t.TempDir()}
+	line := "git+" + srv.URL + "/repo.git@v1#assistant=claude-code\n"
+	if err := os.WriteFile(filepath.Join(project, ".lola-req"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBuilt(t, exe, env, "sync", project)
+	if r.code != 0 || !strings.Contains(r.out, "installed repo (claude-code)") {
+		t.Fatalf("sync: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s1/SKILL.md")); err != nil {
+		t.Error("the tagged skill is not installed")
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s2")); err == nil {
+		t.Error("a skill committed after the tag is installed")
+	}
+	if info := runBuilt(t, exe, env, "mod", "info", "repo"); !strings.Contains(info.out, "ref: v1") {
+		t.Errorf("the source record lost the ref:\n%+v", info)
+	}
+	corr := correlationIn(t, r.out)
+	if show := runBuilt(t, exe, env, "audit", "show", "--correlation", corr); show.code != 0 || !strings.Contains(show.out, "committed") {
+		t.Errorf("audit show --correlation %s:\n%+v", corr, show)
+	}
 }

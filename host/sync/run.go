@@ -178,7 +178,7 @@ func admitsRecorded(s version.Spec, recorded string) bool {
 // run) and returns its name and, when a catalog says it, its version,
 // checked against the line's specifier.
 func (o Options) resolve(ctx context.Context, store *module.Store, r Requirement) (string, string, error) {
-	if strings.Contains(r.Ref, "://") || (strings.Contains(r.Ref, "@") && strings.Contains(r.Ref, ":") && !strings.HasPrefix(r.Ref, "@")) {
+	if isURL(r.Ref) || (strings.Contains(r.Ref, "@") && strings.Contains(r.Ref, ":") && !strings.HasPrefix(r.Ref, "@")) {
 		return o.resolveURL(ctx, store, r)
 	}
 	sp := market.ParseSpec(r.Ref)
@@ -243,7 +243,7 @@ func (o Options) resolveURL(ctx context.Context, store *module.Store, r Requirem
 	}
 	if _, err := store.Get(name); err == nil {
 		rec, rerr := modsource.Read(o.Base.Home, name)
-		if rerr != nil || rec.Source != src.Location() {
+		if rerr != nil || rec.Source != src.Location() || rec.Ref != r.GitRef {
 			return "", "", fmt.Errorf("%s: %w", name, market.ErrOtherSource)
 		}
 		return name.String(), "", nil
@@ -251,11 +251,11 @@ func (o Options) resolveURL(ctx context.Context, store *module.Store, r Requirem
 	if o.DryRun {
 		return name.String(), "", nil
 	}
-	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Content: r.Subdirectory, Cloner: o.Base.Remote})
+	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Content: r.Subdirectory, Ref: r.GitRef, Cloner: o.Base.Remote})
 	if err != nil {
 		return "", "", err
 	}
-	if err := modsource.Write(o.Base.Home, name, modsource.Of(src, "", r.Subdirectory, added)); err != nil {
+	if err := modsource.Write(o.Base.Home, name, modsource.Of(src, r.GitRef, r.Subdirectory, added)); err != nil {
 		return "", "", err
 	}
 	return name.String(), "", nil
