@@ -187,7 +187,7 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	if o.Module, err = installResolve(cmd, ctx, o, f.dryRun); err != nil {
+	if err = installResolve(cmd, ctx, &o, f.dryRun); err != nil {
 		return err
 	}
 	if f.assistant != "" {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,5 +287,69 @@ func TestEndToEndSyncGitURLAtRef(t *testing.T) {
 	corr := correlationIn(t, r.out)
 	if show := runBuilt(t, exe, env, "audit", "show", "--correlation", corr); show.code != 0 || !strings.Contains(show.out, "committed") {
 		t.Errorf("audit show --correlation %s:\n%+v", corr, show)
+	}
+}
+
+// install @MARKET/MODULE[@REF], as today's Lola: the module is cloned
+// from the catalog entry's repository at the entry's ref (or @REF), the
+// entry's hooks run when the module's lola.yaml names none, and
+// installed.yml records the catalog version and the ref, which lola list
+// shows and lola update keeps.
+func TestEndToEndInstallFromMarketplaceRecordsVersionAndRef(t *testing.T) {
+	exe, _ := builtLola(t)
+	repo := remotetest.NewGitRepo(t)
+	repo.Commit(map[string]string{
+		"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nv1\n",
+		"scripts/post.sh":    "#!/bin/bash\necho \"$LOLA_HOOK\" > \"$LOLA_PROJECT_PATH/../hook-ran\"\n",
+	})
+	repo.Tag("v1")
+	repo.Commit(map[string]string{"skills/s2/SKILL.md": "---\nname: s2\ndescription: s2\n---\nv2\n"})
+	mux := http.NewServeMux()
+	git := repo.Handler()
+	mux.Handle("/repo.git/", git)
+	var catalog string
+	mux.HandleFunc("/catalog.yml", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, catalog) })
+	srv := extTLSServer(t, mux)
+	catalog = "name: Community\nversion: 1.0.0\nmodules:\n  - name: tools\n    description: Tools\n    version: 1.2.0\n    repository: " + srv.URL + "/repo.git\n    ref: v1\n    hooks:\n      post-install: scripts/post.sh\n"
+	home, certs := extRemoteHome(t, srv), remotetest.CertFile(t, srv)
+	base := t.TempDir()
+	project := filepath.Join(base, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"LOLA_HOME=" + home, "SSL_CERT_FILE=" + certs, "SSL_CERT_DIR=" + filepath.Dir(certs), "HOME=" + t.TempDir()}
+	if r := runBuilt(t, exe, env, "market", "add", "community", srv.URL+"/catalog.yml"); r.code != 0 {
+		t.Fatalf("market add: %+v", r)
+	}
+	if r := runBuilt(t, exe, env, "install", "@community/tools", "-a", "claude-code", project); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s2")); err == nil {
+		t.Error("installed past the entry's ref")
+	}
+	if b, err := os.ReadFile(filepath.Join(base, "hook-ran")); err != nil || strings.TrimSpace(string(b)) != "post-install" {
+		t.Errorf("the catalog entry's post-install hook did not run: %q %v", b, err)
+	}
+	reg := readFileOr(filepath.Join(home, "installed.yml"))
+	if !strings.Contains(reg, "version: 1.2.0") || !strings.Contains(reg, "ref: v1") {
+		t.Fatalf("installed.yml does not record the version and ref:\n%s", reg)
+	}
+	if r := runBuilt(t, exe, env, "list"); !strings.Contains(r.out, "version: 1.2.0") || !strings.Contains(r.out, "ref: v1") {
+		t.Errorf("list does not show the version and ref:\n%s", r.out)
+	}
+	if r := runBuilt(t, exe, env, "update"); r.code != 0 {
+		t.Fatalf("update: %+v", r)
+	}
+	if reg := readFileOr(filepath.Join(home, "installed.yml")); !strings.Contains(reg, "version: 1.2.0") || !strings.Contains(reg, "ref: v1") {
+		t.Errorf("update dropped the version and ref:\n%s", reg)
+	}
+	if r := runBuilt(t, exe, env, "install", "@community/tools@main", "-a", "claude-code", project); r.code != 0 {
+		t.Fatalf("install @main: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s2/SKILL.md")); err != nil {
+		t.Error("@main did not install main's content")
+	}
+	if reg := readFileOr(filepath.Join(home, "installed.yml")); !strings.Contains(reg, "ref: main") {
+		t.Errorf("installed.yml does not record the ref asked for:\n%s", reg)
 	}
 }

@@ -282,6 +282,11 @@ func (j *job) resolveHooks() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrHookInvalid, err)
 	}
+	for p, script := range map[hook.Point]string{hook.PreInstall: j.o.CatalogPreInstall, hook.PostInstall: j.o.CatalogPostInstall} {
+		if decl.Script(p) == "" {
+			decl = decl.With(p, script)
+		}
+	}
 	decl = decl.With(hook.PreInstall, j.o.PreInstall).With(hook.PostInstall, j.o.PostInstall)
 	for _, p := range hook.Points() {
 		script := decl.Script(p)
@@ -343,6 +348,7 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	rec := j.record()
+	rec.Version, rec.Ref = j.o.Version, j.o.Ref
 	rec.CreatedDirs = j.created
 	rec.Files = j.written
 	rec.ReplacedSymlinks = j.replaced

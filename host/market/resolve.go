@@ -45,6 +45,12 @@ type Resolved struct {
 	Module  string        // the store name to install
 	Fetched *module.Added // set when the module was (re)fetched
 	From    string        // "@MARKET" when fetched from a marketplace
+	// Entry is the catalog entry the module was fetched from (its version
+	// and hooks), nil otherwise.
+	Entry *Entry
+	// Ref is the git ref the module was fetched at: @REF, else the
+	// entry's ref; "" the default branch or not fetched.
+	Ref string
 }
 
 // Resolve makes the module sp names present in store, as today's Lola
@@ -71,7 +77,7 @@ func (r *Registry) Resolve(ctx context.Context, store *module.Store, home string
 		return r.fetchModule(ctx, store, home, h, sp.Ref, cloner)
 	}
 	if _, err := store.Get(name); err == nil {
-		res := Resolved{Module: name.String()}
+		res := Resolved{Module: name.String(), Ref: sp.Ref}
 		if sp.Ref != "" {
 			if res.Fetched, err = modsource.Update(ctx, store, home, name, modsource.UpdateOptions{Ref: sp.Ref, Cloner: cloner}); err != nil {
 				return Resolved{}, err
@@ -141,5 +147,6 @@ func (r *Registry) fetchModule(ctx context.Context, store *module.Store, home st
 	if err := modsource.Write(home, name, modsource.Of(src, ref, content, added)); err != nil {
 		return Resolved{}, fmt.Errorf("%s was fetched, but its source was not recorded: %w", name, err)
 	}
-	return Resolved{Module: name.String(), Fetched: added, From: "@" + h.Market}, nil
+	e := h.Entry
+	return Resolved{Module: name.String(), Fetched: added, From: "@" + h.Market, Entry: &e, Ref: ref}, nil
 }

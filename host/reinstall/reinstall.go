@@ -100,6 +100,7 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 		// The install is run again as it was asked for: its
 		// --append-context paths with it (today's Lola's update does so).
 		o.AppendContext = r.AppendContext
+		o.Version, o.Ref = r.Version, r.Ref
 		if o.Scope != schema.ScopeUser {
 			o.Project = r.ProjectPath
 			if st, err := os.Stat(r.ProjectPath); r.ProjectPath == "" || err != nil || !st.IsDir() {
