@@ -86,6 +86,9 @@ install's code, as 'lola install' has them.`,
 				for _, r := range res.Remaining {
 					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", modPrintable(r.Module), modPrintable(r.Assistant), updateWhere(r))
 				}
+				if !res.Correlation.IsZero() {
+					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
+				}
 				if ferr == nil {
 					ferr = withCode(exitInternal, err)
 				}

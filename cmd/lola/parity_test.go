@@ -353,3 +353,102 @@ func TestEndToEndInstallFromMarketplaceRecordsVersionAndRef(t *testing.T) {
 		t.Errorf("installed.yml does not record the ref asked for:\n%s", reg)
 	}
 }
+
+// lola sync and lola update with three installs, the second refused: the
+// first stays installed and recorded, the second and third are untouched,
+// the output names what was not done, the exit code is the refusal's (3),
+// and every audit record of the command carries the one correlation id it
+// prints (lola audit show --correlation).
+func TestEndToEndSyncAndUpdateStopAtTheSecondOfThree(t *testing.T) {
+	exe, _ := builtLola(t)
+	base := t.TempDir()
+	home, project := filepath.Join(base, "home"), filepath.Join(base, "project")
+	env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "userhome")}
+	for _, m := range []string{"m1", "m2", "m3"} {
+		src := filepath.Join(base, "src", m)
+		modWriteFiles(t, src, map[string]string{"skills/" + m + "-skill/SKILL.md": "---\nname: " + m + "-skill\ndescription: d\n---\nbody\n"})
+		if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+			t.Fatalf("mod add %s: %+v", m, r)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(project, ".claude/skills"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// m2's skill directory is a symbolic link: lola writes through none.
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(project, ".claude/skills/m2-skill")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".lola-req"), []byte("m1\nm2\nm3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBuilt(t, exe, env, "sync", project, "-a", "claude-code")
+	if r.code != exitRejected || !strings.Contains(r.err, "not synced (the run stopped): line 3: m3") {
+		t.Fatalf("sync: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/m1-skill/SKILL.md")); err != nil {
+		t.Error("m1, synced before the refusal, is not installed")
+	}
+	if es, _ := os.ReadDir(outside); len(es) != 0 {
+		t.Errorf("the refused install wrote through the link: %v", es)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/m3-skill")); err == nil {
+		t.Error("m3, after the refusal, was installed")
+	}
+	reg := readFileOr(filepath.Join(home, "installed.yml"))
+	if !strings.Contains(reg, "module: m1") || strings.Contains(reg, "module: m2") || strings.Contains(reg, "module: m3") {
+		t.Errorf("installed.yml after the stopped sync:\n%s", reg)
+	}
+	oneCorrelation(t, exe, env, home, r, 1)
+
+	// Now three recorded installs of m1 (projects a, b, c); b refuses.
+	var projects []string
+	for _, p := range []string{"a", "b", "c"} {
+		dir := filepath.Join(base, p)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if r := runBuilt(t, exe, env, "install", "m1", "-a", "claude-code", dir); r.code != 0 {
+			t.Fatalf("install %s: %+v", p, r)
+		}
+		projects = append(projects, dir)
+	}
+	if err := os.RemoveAll(project); err != nil { // its install is stale now
+		t.Fatal(err)
+	}
+	bSkill := filepath.Join(projects[1], ".claude/skills/m1-skill")
+	if err := os.RemoveAll(bSkill); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, bSkill); err != nil {
+		t.Fatal(err)
+	}
+	cBefore := projectEntries(t, projects[2])
+	r = runBuilt(t, exe, env, "update", "m1")
+	if r.code != exitRejected || !strings.Contains(r.err, "not updated (the run stopped): m1 for claude-code in project "+projects[2]) || strings.Contains(r.out, "Update complete") {
+		t.Fatalf("update: %+v", r)
+	}
+	if !strings.Contains(r.out, "m1  claude-code  project "+projects[0]) {
+		t.Errorf("the finished update is not reported:\n%s", r.out)
+	}
+	if got := projectEntries(t, projects[2]); strings.Join(got, " ") != strings.Join(cBefore, " ") {
+		t.Errorf("c, after the refusal, was touched: %v -> %v", cBefore, got)
+	}
+	oneCorrelation(t, exe, env, home, r, 1)
+}
+
+// oneCorrelation checks that the command's printed correlation id selects,
+// through lola audit show --correlation, exactly the plan records the
+// command's committed installs made (committed of them), and no others.
+func oneCorrelation(t *testing.T, exe string, env []string, home string, r lolaRun, committed int) {
+	t.Helper()
+	corr := correlationIn(t, r.out+r.err)
+	show := runBuilt(t, exe, env, "audit", "show", "--correlation", corr)
+	if show.code != 0 || strings.Count(show.out, " committed ") != committed {
+		t.Fatalf("audit show --correlation %s: want %d committed plans\n%s", corr, committed, show.out)
+	}
+	all := runBuilt(t, exe, env, "audit", "show")
+	if strings.Count(all.out, corr) != strings.Count(show.out, corr) {
+		t.Fatalf("the filter and the log disagree on %s", corr)
+	}
+}

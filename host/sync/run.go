@@ -50,7 +50,10 @@ type Step struct {
 	Version   string // the version checked, when known
 	Unchecked bool   // the line has a specifier but the version is unknown
 	Report    install.Report
-	Err       error
+	// Err is the step's error; for an install whose pipeline ran (its
+	// plan rejected, or rolled back) it is nil and Report.Result says how
+	// it ended, as install.Install reports it.
+	Err error
 }
 
 // Result reports a run.
@@ -123,11 +126,11 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 			in.CatalogPreInstall, in.CatalogPostInstall = hooks.PreInstall, hooks.PostInstall
 			rep, err := install.Install(ctx, in)
 			s.Report = rep
+			s.Err = err // nil when the pipeline ran: Report.Result says how it ended
 			if err == nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted) {
 				err = fmt.Errorf("the plan was not applied (%s)", outcomeOf(rep))
 			}
 			if err != nil {
-				s.Err = err
 				res.Failed, res.Remaining = &s, reqs[i+1:]
 				return res, fmt.Errorf("%w at line %d (%s) for %s: %w", ErrStopped, r.Line, r.Raw, a, err)
 			}
