@@ -452,3 +452,117 @@ func oneCorrelation(t *testing.T, exe string, env []string, home string, r lolaR
 		t.Fatalf("the filter and the log disagree on %s", corr)
 	}
 }
+
+// Hostile catalogs through the CLI, each served over https by a server
+// config.yaml admits: oversized, malformed, an unknown key, a module at a
+// private address, a module over http, and a catalog URL that redirects to
+// a loopback server that is not admitted; and an http:// catalog URL.
+// market add refuses each with exit 3 naming the rule, registers nothing,
+// and nothing can then be installed or synced from it. A catalog that turns
+// hostile on market update is refused and the one before kept.
+func TestEndToEndHostileCatalogsRefused(t *testing.T) {
+	entry := func(repo string) string {
+		return "name: x\nversion: '1'\nmodules:\n  - name: m\n    description: d\n    version: '1'\n    repository: " + repo + "\n"
+	}
+	inner := extTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		io.WriteString(w, entry("https://example.com/m.git"))
+	}))
+	var body string
+	srv := extTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/redirect.yml" {
+			http.Redirect(w, r, inner.URL+"/catalog.yml", http.StatusFound)
+			return
+		}
+		io.WriteString(w, body)
+	}))
+	certs := remotetest.CertFile(t, srv, inner)
+	for _, tc := range []struct {
+		name, body, path, want string
+	}{
+		{"oversized", "name: x\nversion: '1'\nmodules: []\ndescription: '" + strings.Repeat("a", 1<<20) + "'\n", "/catalog.yml", "remote.bound"},
+		{"malformed", "name: [unclosed\n", "/catalog.yml", "catalog"},
+		{"unknown key", "name: x\nmodules: []\nbackdoor: 1\n", "/catalog.yml", "catalog"},
+		{"module at a private address", entry("https://10.1.2.3/m.git"), "/catalog.yml", "remote.destination"},
+		{"module over http", entry("http://example.com/m.git"), "/catalog.yml", "remote.scheme"},
+		{"redirect to loopback", entry("https://example.com/m.git"), "/redirect.yml", "remote.destination"},
+		{"catalog over http", "", "http", "remote.scheme"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body = tc.body
+			home := extRemoteHome(t, srv) // the catalog server only; inner is loopback, not admitted
+			url := srv.URL + tc.path
+			if tc.path == "http" {
+				url = strings.Replace(srv.URL, "https://", "http://", 1) + "/catalog.yml"
+			}
+			code, out, errOut := extLolaChild(t, home, certs, "market", "add", "community", url)
+			if code != exitRejected || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("market add: exit %d, want 3 naming %s\n%s%s", code, tc.want, out, errOut)
+			}
+			if left := marketEntries(t, home); len(left) != 0 {
+				t.Fatalf("a refused catalog left %v", left)
+			}
+			project := t.TempDir()
+			if err := os.WriteFile(filepath.Join(project, ".lola-req"), []byte("@community/m\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"install", "@community/m", "-a", "claude-code", project}, {"sync", project, "-a", "claude-code"}} {
+				if code, out, errOut := extLolaChild(t, home, certs, args...); code == exitOK {
+					t.Errorf("%v from a refused catalog: exit 0\n%s%s", args, out, errOut)
+				}
+			}
+			if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
+				t.Errorf("the store holds %v", es)
+			}
+			if got := projectEntries(t, project); len(got) != 1 {
+				t.Errorf("the project holds %v", got)
+			}
+		})
+	}
+	t.Run("turns hostile on update", func(t *testing.T) {
+		body = entry("https://example.com/m.git")
+		home := extRemoteHome(t, srv)
+		if code, out, errOut := extLolaChild(t, home, certs, "market", "add", "community", srv.URL+"/catalog.yml"); code != exitOK {
+			t.Fatalf("market add: %d\n%s%s", code, out, errOut)
+		}
+		cache := filepath.Join(home, "market", "cache", "community.yml")
+		before := readFileOr(cache)
+		body = entry("https://192.168.1.1/m.git")
+		if code, out, errOut := extLolaChild(t, home, certs, "market", "update", "community"); code != exitRejected || !strings.Contains(errOut, "remote.destination") {
+			t.Fatalf("market update: %d\n%s%s", code, out, errOut)
+		}
+		if after := readFileOr(cache); after != before {
+			t.Errorf("a refused update changed the cached catalog:\n%s", after)
+		}
+	})
+}
+
+// A catalog entry whose repository names a host that resolves to loopback
+// passes the catalog's checks (names are resolved when cloned) and is
+// refused by the remote client at the clone: sync stops with exit 3 and
+// nothing is fetched or installed (TestInstallFromMarketplaceRefusedByPolicy
+// is install's).
+func TestSyncFromMarketplaceRefusedByPolicy(t *testing.T) {
+	home := modTestHome(t)
+	cat := filepath.Join(t.TempDir(), "catalog.yml")
+	body := "name: t\nversion: '1'\nmodules:\n  - name: local-tools\n    description: d\n    version: '1'\n    repository: https://localhost/local-tools.git\n"
+	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
+		t.Fatalf("add: %d %s %s", code, out, errOut)
+	}
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, ".lola-req"), []byte("@community/local-tools\nlocal-tools\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runLola(t, "sync", project, "-a", "claude-code")
+	if code != exitRejected || !strings.Contains(errOut, "remote.destination") || !strings.Contains(errOut, "not synced (the run stopped): line 2") {
+		t.Fatalf("sync: %d\n%s%s", code, out, errOut)
+	}
+	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
+		t.Errorf("the store holds %v", es)
+	}
+	if got := projectEntries(t, project); len(got) != 1 {
+		t.Errorf("the project holds %v", got)
+	}
+}
