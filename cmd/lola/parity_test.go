@@ -566,3 +566,16 @@ func TestSyncFromMarketplaceRefusedByPolicy(t *testing.T) {
 		t.Errorf("the project holds %v", got)
 	}
 }
+
+// mod add --ref refuses a ref starting with '-' before fetching anything,
+// as today's Lola does.
+func TestModAddRefStartingWithDash(t *testing.T) {
+	home := modTestHome(t)
+	code, out, errs := runModCLI(t, "add", "https://127.0.0.1:9/u/r.git", "--ref", "-evil")
+	if code != exitUsage || !strings.Contains(errs, "cannot start with '-'") || strings.Contains(out+errs, "cloning") {
+		t.Fatalf("%d %q %q", code, out, errs)
+	}
+	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
+		t.Fatalf("the store holds %v", es)
+	}
+}
