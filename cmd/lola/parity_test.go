@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/remote/remotetest"
 )
@@ -577,5 +579,50 @@ func TestModAddRefStartingWithDash(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
 		t.Fatalf("the store holds %v", es)
+	}
+}
+
+// Every command of the tree, walked rather than listed, refuses an
+// unknown flag (long and short) with exit 2 "No such option"; every group
+// refuses an unknown subcommand with exit 2 "No such command" and, run
+// alone, is a usage error too (its help on stderr). The "repo" alias of
+// market answers as market does.
+func TestEveryCommandRefusesUnknownFlagsAndSubcommands(t *testing.T) {
+	modTestHome(t)
+	t.Chdir(t.TempDir())
+	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	var walk func(c *cobra.Command, path []string)
+	n := 0
+	walk = func(c *cobra.Command, path []string) {
+		if c.Name() == "help" {
+			return
+		}
+		n++
+		for _, flag := range []string{"--no-such-flag", "-Z"} {
+			args := append(append([]string(nil), path...), flag)
+			// The hidden tier-1 child answers in its own diagnostic format,
+			// still exit 2.
+			if code, out, errs := runUsage(t, args...); code != exitUsage || (!c.Hidden && !strings.Contains(errs, "No such option")) {
+				t.Errorf("lola %v: exit %d, want 2 \"No such option\"\n%s%s", args, code, out, errs)
+			}
+		}
+		if c.HasSubCommands() {
+			for _, tail := range [][]string{{"no-such-command"}, nil} {
+				args := append(append([]string(nil), path...), tail...)
+				if code, out, errs := runUsage(t, args...); code != exitUsage || (tail != nil && !strings.Contains(errs, "No such command")) {
+					t.Errorf("lola %v: exit %d, want 2\n%s%s", args, code, out, errs)
+				}
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub, append(append([]string(nil), path...), sub.Name()))
+		}
+	}
+	walk(root, nil)
+	if n < 40 {
+		t.Fatalf("walked %d commands; the tree is larger", n)
+	}
+	if code, _, errs := runUsage(t, "repo", "no-such-command"); code != exitUsage || !strings.Contains(errs, "No such command") {
+		t.Errorf("lola repo no-such-command: %d %q", code, errs)
 	}
 }
