@@ -626,3 +626,159 @@ func TestEveryCommandRefusesUnknownFlagsAndSubcommands(t *testing.T) {
 		t.Errorf("lola repo no-such-command: %d %q", code, errs)
 	}
 }
+
+// mod init's flags, as today's Lola has them: -s/-c/-g name the examples,
+// --no-skill/--no-command/--no-agent/--no-mcps/--no-instructions leave one
+// out, --minimal leaves only the folders and README.md, and without NAME
+// the current directory becomes the module.
+func TestModInitFlags(t *testing.T) {
+	modTestHome(t)
+	work := t.TempDir()
+	t.Chdir(work)
+	files := func(dir string) string {
+		var out []string
+		filepath.Walk(filepath.Join(work, dir), func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() {
+				rel, _ := filepath.Rel(filepath.Join(work, dir), p)
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct {
+		args []string
+		dir  string
+		want string
+	}{
+		{[]string{"init", "a", "-s", "code-review", "-c", "review-pr", "-g", "my-agent", "--no-mcps", "--no-instructions"}, "a",
+			"README.md module/agents/my-agent.md module/commands/review-pr.md module/skills/code-review/SKILL.md"},
+		{[]string{"init", "b", "--skill", "s", "--command", "c", "--agent", "g"}, "b",
+			"README.md module/AGENTS.md module/agents/g.md module/commands/c.md module/mcps.json module/skills/s/SKILL.md"},
+		{[]string{"init", "c", "--no-skill", "--no-command", "--no-agent"}, "c", "README.md module/AGENTS.md module/mcps.json"},
+		{[]string{"init", "d", "--minimal"}, "d", "README.md"},
+	} {
+		if code, out, errs := runModCLI(t, tc.args...); code != exitOK {
+			t.Fatalf("mod %v: %d %s %s", tc.args, code, out, errs)
+		}
+		if got := files(tc.dir); got != tc.want {
+			t.Errorf("mod %v made %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	for _, d := range []string{"skills", "commands", "agents"} {
+		if fi, err := os.Stat(filepath.Join(work, "d", "module", d)); err != nil || !fi.IsDir() {
+			t.Errorf("--minimal made no module/%s/", d)
+		}
+	}
+	here := filepath.Join(work, "here")
+	if err := os.MkdirAll(here, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(here)
+	if code, out, errs := runModCLI(t, "init"); code != exitOK || !strings.Contains(out, "Initialized module here") || !strings.Contains(out, "lola mod add .\n") {
+		t.Fatalf("mod init without NAME: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(here, "module", "skills", "example-skill", "SKILL.md")); err != nil {
+		t.Error("mod init without NAME did not fill in the current directory")
+	}
+}
+
+// market ls NAME lists a marketplace's modules.
+func TestMarketLsName(t *testing.T) {
+	modTestHome(t)
+	cat := filepath.Join(t.TempDir(), "catalog.yml")
+	if err := os.WriteFile(cat, []byte(marketTestCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runLola(t, "market", "add", "community", cat); code != exitOK {
+		t.Fatal(errs)
+	}
+	code, out, errs := runLola(t, "market", "ls", "community")
+	if code != exitOK || !strings.Contains(out, "community (enabled)") || !strings.Contains(out, "git-tools") || !strings.Contains(out, "python-lint") || !strings.Contains(out, "2.0.0") {
+		t.Fatalf("%d %q %q", code, out, errs)
+	}
+	if code, _, errs := runLola(t, "market", "ls", "nope"); code != exitInternal || !strings.Contains(errs, "not found") {
+		t.Fatalf("unknown: %d %q", code, errs)
+	}
+}
+
+// update MODULE and -a select installs, -v lists each file; list -a
+// filters; sync -v names what is already installed.
+func TestUpdateListSyncFilters(t *testing.T) {
+	w := newInstallWorld(t, installRecordingHook, installRecordingHook)
+	w.reactorTarget(t, installSkillPlan, "[.claude/]")
+	if code, out, errOut := runLola(t, "install", "sample", "-a", "fake", w.project); code != exitOK {
+		t.Fatalf("install: %d %s %s", code, out, errOut)
+	}
+	for _, args := range [][]string{{"update", "-a", "claude-code"}, {"update", "other-module"}} {
+		if code, out, _ := runLola(t, args...); code != exitOK || !strings.Contains(out, "No installations to update") {
+			t.Errorf("%v: %d %q", args, code, out)
+		}
+	}
+	if code, out, errOut := runLola(t, "update", "sample", "-a", "fake", "-v"); code != exitOK || !strings.Contains(out, "sample  fake") || !strings.Contains(out, ".claude/skills/alpha/SKILL.md") {
+		t.Errorf("update -v: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := runLola(t, "list", "-a", "fake"); code != exitOK || !strings.Contains(out, "sample  fake") {
+		t.Errorf("list -a fake: %d %q", code, out)
+	}
+	if code, out, _ := runLola(t, "list", "-a", "claude-code"); code != exitOK || !strings.Contains(out, "No modules installed") {
+		t.Errorf("list -a claude-code: %d %q", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(w.project, ".lola-req"), []byte("sample\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runLola(t, "sync", w.project, "-a", "fake"); code != exitOK || strings.Contains(out, "already installed sample") {
+		t.Errorf("sync: %d %q", code, out)
+	}
+	if code, out, _ := runLola(t, "sync", w.project, "-a", "fake", "--verbose"); code != exitOK || !strings.Contains(out, "already installed sample (fake)") {
+		t.Errorf("sync --verbose: %d %q", code, out)
+	}
+}
+
+// install without -a installs for every assistant target but copilot-cli
+// (today's Lola's default_assistants), one after the other under one
+// correlation id, each recorded; without PROJECT openclaw's goes into its
+// workspace (as -a openclaw does), with PROJECT into the project.
+func TestEndToEndInstallWithoutAssistant(t *testing.T) {
+	exe, _ := builtLola(t)
+	base := t.TempDir()
+	home, project, user, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "user"), filepath.Join(base, "mm")
+	env := []string{"LOLA_HOME=" + home, "HOME=" + user}
+	modWriteFiles(t, src, map[string]string{"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n"})
+	for _, d := range []string{project, user} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	r := runBuiltIn(t, exe, env, project, "install", "mm")
+	if r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	want := []string{"claude-code", "copilot-vscode", "cursor", "gemini-cli", "openclaw", "opencode"}
+	list := runBuilt(t, exe, env, "list")
+	for _, a := range want {
+		if !strings.Contains(list.out, "mm  "+a+"  ") {
+			t.Errorf("no install recorded for %s:\n%s", a, list.out)
+		}
+	}
+	if strings.Contains(list.out, "copilot-cli") {
+		t.Errorf("copilot-cli installed without -a:\n%s", list.out)
+	}
+	if _, err := os.Stat(filepath.Join(user, ".openclaw/workspace/skills/s1/SKILL.md")); err != nil {
+		t.Error("openclaw's install is not in its workspace")
+	}
+	oneCorrelation(t, exe, env, home, r, len(want))
+	other := filepath.Join(base, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBuilt(t, exe, env, "install", "mm", other); r.code != 0 {
+		t.Fatalf("install into PROJECT: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(other, "skills/s1/SKILL.md")); err != nil {
+		t.Error("with PROJECT, openclaw's install is not in the project (today's Lola's place)")
+	}
+}
