@@ -136,7 +136,11 @@ func newMarketLsCmd() *cobra.Command {
 				}
 				fmt.Fprintf(out, "%s (%s)\n", ref.Name, marketStatus(ref.Enabled))
 				for _, e := range c.Modules {
-					fmt.Fprintf(out, "  %-24s %-10s %s\n", modPrintable(e.Name), modPrintable(e.Version), modPrintable(e.Description))
+					ver := modPrintable(e.Version)
+					if e.Ref != "" {
+						ver += " (ref " + modPrintable(e.Ref) + ")"
+					}
+					fmt.Fprintf(out, "  %-24s %-10s %s\n", modPrintable(e.Name), ver, modPrintable(e.Description))
 				}
 				return nil
 			}

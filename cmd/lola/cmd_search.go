@@ -91,7 +91,11 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		if len(hits) > 0 {
 			fmt.Fprintf(out, "Marketplaces (%s)\n", countText(len(hits), "module"))
 			for _, h := range hits {
-				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", h.Market, h.Entry.Name, modPrintable(h.Entry.Version), modPrintable(h.Entry.Description))
+				ver := modPrintable(h.Entry.Version)
+				if h.Entry.Ref != "" { // a pinned ref, as today's Lola's Ref column shows it
+					ver += " (ref " + modPrintable(h.Entry.Ref) + ")"
+				}
+				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", h.Market, h.Entry.Name, ver, modPrintable(h.Entry.Description))
 			}
 			found += len(hits)
 		}

@@ -62,7 +62,7 @@ func installResolveModule(cmd *cobra.Command, ctx context.Context, o install.Opt
 		return market.Resolved{}, withCode(exitRejected, err)
 	case errors.Is(err, market.ErrNotFound), errors.Is(err, market.ErrNoModule), errors.Is(err, module.ErrNotFound):
 		return market.Resolved{}, withCode(exitInternal, fmt.Errorf("%w (not found)", err))
-	case errors.Is(err, market.ErrAmbiguous), errors.Is(err, market.ErrOtherSource), errors.Is(err, module.ErrName),
+	case errors.Is(err, market.ErrAmbiguous), errors.Is(err, market.ErrOtherSource), errors.Is(err, module.ErrName), errors.Is(err, market.ErrNotGit),
 		errors.Is(err, modsource.ErrNotGit), errors.Is(err, modsource.ErrNoRecord):
 		return market.Resolved{}, withCode(exitUsage, err)
 	default:

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"io"
 	"net/http"
 	"os"
@@ -697,6 +700,19 @@ func TestMarketLsName(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "community (enabled)") || !strings.Contains(out, "git-tools") || !strings.Contains(out, "python-lint") || !strings.Contains(out, "2.0.0") {
 		t.Fatalf("%d %q %q", code, out, errs)
 	}
+	pinned := filepath.Join(t.TempDir(), "pinned.yml")
+	if err := os.WriteFile(pinned, []byte("name: p\nversion: '1'\nmodules:\n  - name: net-tools\n    description: n\n    version: 1.0.0\n    repository: https://example.com/n.git\n    ref: v1.0.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runLola(t, "market", "add", "pinned", pinned); code != exitOK {
+		t.Fatal(errs)
+	}
+	// As today's Lola's Ref column: a pinned ref is shown.
+	for _, args := range [][]string{{"market", "ls", "pinned"}, {"search", "net-tools"}} {
+		if code, out, _ := runLola(t, args...); code != exitOK || !strings.Contains(out, "(ref v1.0.0)") {
+			t.Errorf("%v does not show the ref: %q", args, out)
+		}
+	}
 	if code, _, errs := runLola(t, "market", "ls", "nope"); code != exitInternal || !strings.Contains(errs, "not found") {
 		t.Fatalf("unknown: %d %q", code, errs)
 	}
@@ -780,5 +796,49 @@ func TestEndToEndInstallWithoutAssistant(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(other, "skills/s1/SKILL.md")); err != nil {
 		t.Error("with PROJECT, openclaw's install is not in the project (today's Lola's place)")
+	}
+}
+
+// A catalog entry's repository may be an archive URL (today's Lola:
+// "Git URL or archive URL"): install @MARKET/MODULE fetches it through the
+// remote client and unpacks it as mod add does; a ref cannot be pinned on
+// it (usage error, nothing fetched).
+func TestEndToEndInstallFromMarketplaceArchive(t *testing.T) {
+	exe, _ := builtLola(t)
+	var tgz bytes.Buffer
+	gz := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(gz)
+	for name, body := range map[string]string{"kit/skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n"} {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(body))
+	}
+	tw.Close()
+	gz.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/kit.tar.gz", func(w http.ResponseWriter, _ *http.Request) { w.Write(tgz.Bytes()) })
+	var catalog string
+	mux.HandleFunc("/catalog.yml", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, catalog) })
+	srv := extTLSServer(t, mux)
+	catalog = "name: C\nversion: '1'\nmodules:\n  - name: kit\n    description: Kit\n    version: 0.3.0\n    repository: " + srv.URL + "/kit.tar.gz\n"
+	home, certs := extRemoteHome(t, srv), remotetest.CertFile(t, srv)
+	project := t.TempDir()
+	env := []string{"LOLA_HOME=" + home, "SSL_CERT_FILE=" + certs, "SSL_CERT_DIR=" + filepath.Dir(certs), "HOME=" + t.TempDir()}
+	if r := runBuilt(t, exe, env, "market", "add", "community", srv.URL+"/catalog.yml"); r.code != 0 {
+		t.Fatalf("market add: %+v", r)
+	}
+	if r := runBuilt(t, exe, env, "install", "@community/kit@v1", "-a", "claude-code", project); r.code != exitUsage || !strings.Contains(r.err, "not a git") {
+		t.Fatalf("install @v1 of an archive: %+v", r)
+	}
+	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
+		t.Fatalf("a refused ref fetched %v", es)
+	}
+	if r := runBuilt(t, exe, env, "install", "@community/kit", "-a", "claude-code", project); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s1/SKILL.md")); err != nil {
+		t.Error("the archive's skill is not installed")
+	}
+	if reg := readFileOr(filepath.Join(home, "installed.yml")); !strings.Contains(reg, "version: 0.3.0") {
+		t.Errorf("installed.yml:\n%s", reg)
 	}
 }
