@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -840,5 +841,80 @@ func TestEndToEndInstallFromMarketplaceArchive(t *testing.T) {
 	}
 	if reg := readFileOr(filepath.Join(home, "installed.yml")); !strings.Contains(reg, "version: 0.3.0") {
 		t.Errorf("installed.yml:\n%s", reg)
+	}
+}
+
+// --pre-install and --post-install name scripts in the module that run
+// instead of the ones lola.yaml declares.
+func TestInstallHookFlagsWinOverLolaYAML(t *testing.T) {
+	yamlPost := "#!/bin/bash\necho yaml > \"$HOOK_OUT.yaml-post\"\n"
+	w := newInstallWorld(t, installRecordingHook, yamlPost)
+	w.reactorTarget(t, installSkillPlan, "[.claude/]")
+	code, out, errOut := runLola(t, "install", "sample", "-a", "fake", "--post-install", "scripts/pre.sh", w.project)
+	if code != exitOK {
+		t.Fatalf("install: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(w.hookOut + ".post-install"); err != nil {
+		t.Error("--post-install's script did not run as the post-install hook")
+	}
+	if _, err := os.Stat(w.hookOut + ".yaml-post"); err == nil {
+		t.Error("lola.yaml's post-install ran although --post-install named another")
+	}
+	if _, err := os.Stat(w.hookOut + ".pre-install"); err != nil {
+		t.Error("lola.yaml's pre-install, not overridden, did not run")
+	}
+}
+
+// A module name only marketplaces offer, offered by two, is not guessed:
+// exit 2 naming both (today's Lola asks at a terminal), nothing fetched.
+func TestInstallAmbiguousMarketplaceModule(t *testing.T) {
+	home := modTestHome(t)
+	for _, m := range []string{"one", "two"} {
+		cat := filepath.Join(t.TempDir(), m+".yml")
+		if err := os.WriteFile(cat, []byte(marketTestCatalog), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errs := runLola(t, "market", "add", m, cat); code != exitOK {
+			t.Fatal(errs)
+		}
+	}
+	code, out, errs := runLola(t, "install", "git-tools", "-a", "claude-code", t.TempDir())
+	if code != exitUsage || !strings.Contains(errs, "@one") || !strings.Contains(errs, "@two") {
+		t.Fatalf("%d %q %q", code, out, errs)
+	}
+	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
+		t.Fatalf("fetched %v", es)
+	}
+}
+
+// docs/upstream-cli-parity.md names a test for each row; each must exist.
+func TestUpstreamCLIParityDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "upstream-cli-parity.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	for _, dir := range []string{".", "../../host"} {
+		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err == nil && strings.HasSuffix(p, "_test.go") {
+				b, _ := os.ReadFile(p)
+				src.Write(b)
+			}
+			return nil
+		})
+	}
+	names := regexp.MustCompile(`\bTest[A-Z][A-Za-z0-9_]*`).FindAllString(string(doc), -1)
+	if len(names) < 40 {
+		t.Fatalf("only %d test names in the document", len(names))
+	}
+	for _, n := range names {
+		if !strings.Contains(src.String(), "func "+n+"(") {
+			t.Errorf("docs/upstream-cli-parity.md names %s, which no test defines", n)
+		}
+	}
+	for _, row := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(row, "| `") && !regexp.MustCompile(`\bTest[A-Z][A-Za-z0-9_]*`).MatchString(row) {
+			t.Errorf("a row names no test: %s", row)
+		}
 	}
 }
