@@ -66,6 +66,9 @@ install's code, as 'lola install' has them.`,
 				for _, p := range d.Stale.Removed {
 					fmt.Fprintf(out, "    - %s (no longer in the module)\n", modPrintable(p))
 				}
+				for _, n := range d.Stale.Servers {
+					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", modPrintable(n))
+				}
 				for _, p := range d.Stale.Kept {
 					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", modPrintable(p))
 				}

@@ -108,3 +108,84 @@ func TestEndToEndUpdateUnchangedKeepsSharedParts(t *testing.T) {
 		})
 	}
 }
+
+// For every built-in project target: after the module drops an MCP
+// server, lola update removes that server from the assistant's MCP
+// configuration (today's Lola removes orphaned MCPs), keeping the
+// module's other server and the user's own; once the module has none
+// left, a configuration file lola created and that holds nothing else is
+// deleted, and one holding the user's server keeps it.
+func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
+	exe, _ := builtLola(t)
+	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+		t.Run(a, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+			env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
+			modWriteFiles(t, src, map[string]string{
+				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+				"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
+			})
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			configs := func() map[string]string {
+				out := map[string]string{}
+				filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
+					if err == nil && strings.HasSuffix(p, ".json") {
+						b, _ := os.ReadFile(p)
+						out[p] = string(b)
+					}
+					return nil
+				})
+				return out
+			}
+			var config string
+			for p, b := range configs() {
+				if strings.Contains(b, "mm-drop") {
+					config = p
+				}
+			}
+			if config == "" {
+				t.Fatalf("no MCP configuration holds the module's servers: %v", configs())
+			}
+			modWriteFiles(t, src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
+			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			b, err := os.ReadFile(config)
+			if err != nil || strings.Contains(string(b), "mm-drop") || !strings.Contains(string(b), "mm-keep") {
+				t.Fatalf("after update %s holds:\n%s (%v)", config, b, err)
+			}
+			if reg := readFileOr(filepath.Join(home, "installed.yml")); strings.Contains(reg, "mm-drop") {
+				t.Errorf("installed.yml still records mm-drop:\n%s", reg)
+			}
+			if err := os.Remove(filepath.Join(src, "mcps.json")); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			if b, err := os.ReadFile(config); err == nil && strings.Contains(string(b), "mm-") {
+				t.Fatalf("after the module lost its servers %s holds:\n%s", config, b)
+			} else if err == nil {
+				t.Errorf("%s, created by lola and left holding nothing of anyone's, is still there:\n%s", config, b)
+			}
+			if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", a, project); r.code != 0 {
+				t.Fatalf("uninstall: %+v", r)
+			}
+			if got := projectEntries(t, project); len(got) != 0 {
+				t.Errorf("the uninstall left %v", got)
+			}
+		})
+	}
+}

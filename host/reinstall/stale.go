@@ -24,6 +24,7 @@ import (
 type Stale struct {
 	Removed []string // files deleted (they held what lola wrote)
 	Kept    []string // files left because they changed since lola wrote them
+	Servers []string // MCP servers removed from the assistant's configuration
 }
 
 // staleFiles lists the files of old's record that belong to an item
