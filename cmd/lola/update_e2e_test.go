@@ -189,3 +189,67 @@ func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
 		})
 	}
 }
+
+// For every built-in project target: the install records each command and
+// agent it wrote a file for (copilot-vscode's "NAME.prompt.md" and
+// "NAME.agent.md" included), and after the module drops one of each, lola
+// update removes the files lola wrote for them.
+func TestEndToEndUpdateRemovesDroppedCommandsAndAgents(t *testing.T) {
+	exe, _ := builtLola(t)
+	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+		t.Run(a, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+			env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
+			modWriteFiles(t, src, map[string]string{
+				"commands/keep-cmd.md": "---\ndescription: k\n---\nkeep\n",
+				"commands/drop-cmd.md": "---\ndescription: d\n---\ndrop\n",
+				"agents/keep-agent.md": "---\ndescription: k\n---\nkeep\n",
+				"agents/drop-agent.md": "---\ndescription: d\n---\ndrop\n",
+			})
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			written := func(name string) []string {
+				var out []string
+				filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
+					if err == nil && !info.IsDir() && strings.Contains(filepath.Base(p), name) {
+						out = append(out, p)
+					}
+					return nil
+				})
+				return out
+			}
+			reg := readFileOr(filepath.Join(home, "installed.yml"))
+			for _, n := range []string{"drop-cmd", "drop-agent"} {
+				if len(written(n)) > 0 && !strings.Contains(reg, "- "+n+"\n") {
+					t.Errorf("%s wrote %v but the record does not list %s:\n%s", a, written(n), n, reg)
+				}
+			}
+			if err := os.Remove(filepath.Join(src, "commands/drop-cmd.md")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(src, "agents/drop-agent.md")); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			for _, n := range []string{"drop-cmd", "drop-agent"} {
+				if left := written(n); len(left) > 0 {
+					t.Errorf("after update %s is still installed: %v", n, left)
+				}
+			}
+			if len(written("keep-cmd")) == 0 {
+				t.Error("the kept command is gone")
+			}
+		})
+	}
+}

@@ -28,8 +28,9 @@ const recordMaxInstructions = 1 << 20
 // target may not support every kind of item). p nil records nothing.
 //
 //   - a skill, command or agent is listed when some path p writes names
-//     it: a path component equal to its name, or a file whose stem is the
-//     name or ends in "-<name>" (a module-prefixed file);
+//     it: a path component equal to its name, or a file whose stem (with
+//     or without a second extension: "x.prompt.md") is the name or ends
+//     in "-<name>" (a module-prefixed file);
 //   - has_instructions is true when the module has instructions and some
 //     file p writes holds instructions, their text as handed to the target
 //     (the module's AGENTS.md, trimmed, or the --append-context lines);
@@ -72,8 +73,12 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 	}
 	named := func(name string) bool {
 		for _, w := range ws {
-			if w.stem == name || strings.HasSuffix(w.stem, "-"+name) {
-				return true
+			// "NAME.md", "MODULE-NAME.md", and with a kind before the
+			// extension, "NAME.prompt.md", "NAME.agent.md" (copilot).
+			for _, stem := range []string{w.stem, strings.TrimSuffix(w.stem, path.Ext(w.stem))} {
+				if stem == name || strings.HasSuffix(stem, "-"+name) {
+					return true
+				}
 			}
 			for _, c := range w.comps[:len(w.comps)-1] {
 				if c == name {
