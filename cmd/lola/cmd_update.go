@@ -27,7 +27,10 @@ store: after 'lola mod update', or after editing a module. Each install is
 one plan through its assistant's target extension, validated whole and
 applied atomically, as 'lola install' does (its hooks run again, and an
 install made with --append-context references the same paths again; one
-no longer there stops the run at that install, exit 2).
+no longer there stops the run at that install, exit 2). What the module
+no longer has is removed: the files lola wrote for a skill, command or
+agent it dropped (a file you changed since is kept and named), and an MCP
+server it dropped from the assistant's MCP configuration.
 
 The installs run one after the other and share one audit correlation id
 ('lola audit show --correlation ID'). The first one that fails stops the
