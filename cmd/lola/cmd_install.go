@@ -159,6 +159,9 @@ applied then rolled back; 6 rollback failed.`,
 var installTestEnv []string
 
 func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
+	if err := checkAssistantFlag([]string{f.assistant}, nil); err != nil {
+		return err
+	}
 	o, err := installOptions(cmd, f.scope, args)
 	if err != nil {
 		return err
@@ -175,7 +178,7 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	if o.Module, err = installResolve(cmd, ctx, o, f.dryRun); err != nil {
+	if err = installResolve(cmd, ctx, &o, f.dryRun); err != nil {
 		return err
 	}
 	if f.assistant != "" {

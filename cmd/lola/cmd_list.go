@@ -35,6 +35,17 @@ listed.`,
 			if err != nil {
 				return withCode(exitInternal, err)
 			}
+			recorded := func(a string) bool {
+				for _, r := range reg.All() {
+					if r.Assistant == a {
+						return true
+					}
+				}
+				return false
+			}
+			if err := checkAssistantFlag([]string{assistant}, recorded); err != nil {
+				return err
+			}
 			var recs []install.Record
 			for _, r := range reg.All() {
 				if assistant == "" || r.Assistant == assistant {
@@ -54,10 +65,12 @@ listed.`,
 					MCPs            []string `json:"mcps"`
 					HasInstructions bool     `json:"has_instructions"`
 					AppendContext   []string `json:"append_context,omitempty"`
+					Version         string   `json:"version,omitempty"`
+					Ref             string   `json:"ref,omitempty"`
 				}
 				list := []jsonRecord{}
 				for _, r := range recs {
-					list = append(list, jsonRecord{r.Module, r.Assistant, r.Scope, r.ProjectPath, listNonNil(r.Skills), listNonNil(r.Commands), listNonNil(r.Agents), listNonNil(r.MCPs), r.HasInstructions, r.AppendContext})
+					list = append(list, jsonRecord{r.Module, r.Assistant, r.Scope, r.ProjectPath, listNonNil(r.Skills), listNonNil(r.Commands), listNonNil(r.Agents), listNonNil(r.MCPs), r.HasInstructions, r.AppendContext, r.Version, r.Ref})
 				}
 				return jsonOrInternal(out, map[string]any{"installations": list})
 			}
@@ -86,6 +99,13 @@ listed.`,
 				if len(parts) > 0 {
 					fmt.Fprintf(out, "  %s\n", strings.Join(parts, "; "))
 				}
+				// As today's Lola lists them, when set.
+				if r.Version != "" {
+					fmt.Fprintf(out, "  version: %s\n", modPrintable(r.Version))
+				}
+				if r.Ref != "" {
+					fmt.Fprintf(out, "  ref: %s\n", modPrintable(r.Ref))
+				}
 				if len(r.AppendContext) > 0 {
 					// As today's Lola lists it, per install.
 					fmt.Fprintf(out, "  append-context (%s): %s\n", modPrintable(r.Assistant), modPrintable(strings.Join(r.AppendContext, ", ")))
@@ -94,7 +114,7 @@ listed.`,
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, `print {"installations": [{"module", "assistant", "scope", "project_path", "skills", "commands", "agents", "mcps", "has_instructions", "append_context"}]}`)
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"installations": [{"module", "assistant", "scope", "project_path", "skills", "commands", "agents", "mcps", "has_instructions", "append_context", "version", "ref"}]}`)
 	c.Flags().StringVarP(&assistant, "assistant", "a", "", "only installs for this assistant")
 	return c
 }

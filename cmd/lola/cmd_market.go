@@ -136,7 +136,11 @@ func newMarketLsCmd() *cobra.Command {
 				}
 				fmt.Fprintf(out, "%s (%s)\n", ref.Name, marketStatus(ref.Enabled))
 				for _, e := range c.Modules {
-					fmt.Fprintf(out, "  %-24s %-10s %s\n", modPrintable(e.Name), modPrintable(e.Version), modPrintable(e.Description))
+					ver := modPrintable(e.Version)
+					if e.Ref != "" {
+						ver += " (ref " + modPrintable(e.Ref) + ")"
+					}
+					fmt.Fprintf(out, "  %-24s %-10s %s\n", modPrintable(e.Name), ver, modPrintable(e.Description))
 				}
 				return nil
 			}
@@ -232,8 +236,11 @@ is refused keeps the one fetched before.`,
 			if err != nil {
 				return err
 			}
+			if len(args) == 1 && all {
+				return withCode(exitUsage, errors.New("cannot give both NAME and --all"))
+			}
 			var names []string
-			if len(args) == 1 && !all {
+			if len(args) == 1 {
 				names = args
 			} else {
 				ls, err := r.List()

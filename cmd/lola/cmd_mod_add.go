@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -67,6 +68,9 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 				if o.Name, err = modParseName(name); err != nil {
 					return err
 				}
+			}
+			if strings.HasPrefix(ref, "-") {
+				return withCode(exitUsage, fmt.Errorf("invalid ref %q: a ref cannot start with '-'", ref))
 			}
 			if ref != "" && src.Kind() != module.SourceGit {
 				return withCode(exitUsage, fmt.Errorf("--ref applies to git sources only"))

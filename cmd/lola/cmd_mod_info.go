@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 )
 
@@ -15,41 +19,111 @@ func init() { modCommands = append(modCommands, newModInfoCmd) }
 func newModInfoCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "info NAME [--json]",
+		Use:   "info NAME|PATH [--json]",
 		Short: "Show a module's skills, commands, agents, instructions and hooks",
-		Long: `Show what a stored module holds: skills with the description from their
-SKILL.md frontmatter, commands (with argument hints), agents (with models),
-whether it has instructions (AGENTS.md), its MCP servers and the install
-hooks its lola.yaml declares.`,
+		Long: `Show what a module holds: skills with the description from their SKILL.md
+frontmatter, commands (with argument hints), agents (with models), whether
+it has instructions (AGENTS.md), its MCP servers, the install hooks its
+lola.yaml declares and, for a stored module, where it was added from.
+
+NAME is a module in the store. PATH ("." or anything with a '/') is a
+module folder read in place, as an author sees it before 'lola mod add';
+a bare NAME that is not in the store but is a folder here is read too.
+
+Exit status: 0 shown (also for a folder holding no module, which is said);
+1 no such module or path; 2 a bad name.`,
 		Example: `  lola mod info my-skills
+  lola mod info .
+  lola mod info ./path/to/module
   lola mod info my-skills --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name, err := modParseName(args[0])
+			s, home, err := modStore()
 			if err != nil {
 				return err
 			}
-			s, _, err := modStore()
-			if err != nil {
-				return err
+			arg := args[0]
+			name, nerr := module.ParseName(arg)
+			if modInfoIsPath(arg) || (nerr != nil && modInfoIsDir(arg)) {
+				return modInfoPath(cmd, arg, asJSON)
+			}
+			if nerr != nil {
+				return withCode(exitUsage, nerr)
 			}
 			m, err := s.Get(name)
+			if errors.Is(err, module.ErrNotFound) && modInfoIsDir(arg) {
+				return modInfoPath(cmd, arg, asJSON)
+			}
 			if err != nil {
 				return modExit(err)
 			}
 			l := m.Layout()
+			src, serr := modsource.Read(home, name)
+			var source *modsource.Record
+			if serr == nil {
+				source = &src
+			}
 			if asJSON {
 				return jsonOrInternal(cmd.OutOrStdout(), struct {
 					Name string `json:"name"`
 					module.Layout
-				}{m.Name().String(), modNonNil(l)})
+					Source *modsource.Record `json:"source,omitempty"`
+				}{m.Name().String(), modNonNil(l), source})
 			}
-			modPrintInfo(cmd.OutOrStdout(), m.Name().String(), l)
+			out := cmd.OutOrStdout()
+			modPrintInfo(out, m.Name().String(), l)
+			if source != nil {
+				fmt.Fprintf(out, "\nSource\n  type: %s\n  location: %s\n", modPrintable(source.Kind), modPrintable(source.Source))
+				if source.Ref != "" {
+					fmt.Fprintf(out, "  ref: %s\n", modPrintable(source.Ref))
+				}
+				if source.Commit != "" {
+					fmt.Fprintf(out, "  commit: %s\n", modPrintable(source.Commit))
+				}
+			}
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, `print {"name", "content_dir", "skills", "commands", "agents", "instructions", "mcps", "hooks", "single_skill"}`)
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"name", "content_dir", "skills", "commands", "agents", "instructions", "mcps", "hooks", "single_skill", "source" or "path"}`)
 	return c
+}
+
+// modInfoIsPath: "." and anything holding a path separator names a folder.
+func modInfoIsPath(arg string) bool {
+	return arg == "." || arg == ".." || strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, filepath.Separator)
+}
+
+func modInfoIsDir(arg string) bool {
+	fi, err := os.Stat(arg)
+	return err == nil && fi.IsDir()
+}
+
+// modInfoPath shows the module folder at arg, read in place.
+func modInfoPath(cmd *cobra.Command, arg string, asJSON bool) error {
+	name, l, err := module.InspectDir(arg)
+	out := cmd.OutOrStdout()
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return withCode(exitInternal, fmt.Errorf("Path not found: %s", modPrintable(arg)))
+	case errors.Is(err, module.ErrNotDir):
+		return withCode(exitInternal, fmt.Errorf("Not a directory: %s", modPrintable(arg)))
+	case errors.Is(err, module.ErrNotModule):
+		fmt.Fprintf(out, "No skills or commands found in '%s'\n", modPrintable(arg))
+		return nil
+	case err != nil:
+		return modExit(err)
+	}
+	abs, _ := filepath.Abs(arg)
+	if asJSON {
+		return jsonOrInternal(out, struct {
+			Name string `json:"name"`
+			module.Layout
+			Path string `json:"path"`
+		}{name, modNonNil(l), abs})
+	}
+	modPrintInfo(out, modPrintable(name), l)
+	fmt.Fprintf(out, "\nPath: %s\n", modPrintable(abs))
+	return nil
 }
 
 // modNonNil makes empty lists [] rather than null in JSON.

@@ -73,6 +73,9 @@ Exit status: 0 created; 1 the folder exists (or cannot be written);
 			if wd, err := os.Getwd(); err == nil {
 				if rel, err := filepath.Rel(wd, r.Dir); err == nil {
 					shown = "./" + filepath.ToSlash(rel)
+					if rel == "." {
+						shown = "."
+					}
 				}
 			}
 			fmt.Fprintf(out, "Next: replace the TODO markers, then lola mod add %s\n", shown)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,15 +18,21 @@ func newSearchCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "search QUERY [--mod] [--market]",
 		Short: "Search the module store and the enabled marketplaces",
-		Long: `Search module names, descriptions and tags, in the local module store and
-in the catalogs of the enabled marketplaces (as last fetched: 'lola market
-update' refreshes them). --mod searches only the store, --market only the
-marketplaces. The match is a case-insensitive substring.`,
+		Long: `Search the local module store and the catalogs of the enabled
+marketplaces (as last fetched: 'lola market update' refreshes them).
+In the store a module matches by its name or a skill's, command's or
+agent's name (or a skill's description); in a catalog by its name,
+description or tags. The match is a case-insensitive substring.
+--mod searches only the store, --market only the marketplaces; both
+together is a usage error (exit 2).`,
 		Example: `  lola search git
   lola search lint --market`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSearch(cmd, args[0], !onlyMarket || onlyMod, !onlyMod || onlyMarket)
+			if onlyMod && onlyMarket {
+				return withCode(exitUsage, errors.New("--mod and --market are mutually exclusive"))
+			}
+			return runSearch(cmd, args[0], !onlyMarket, !onlyMod)
 		},
 	}
 	c.Flags().BoolVar(&onlyMod, "mod", false, "only the local module store")
@@ -36,9 +43,11 @@ marketplaces. The match is a case-insensitive substring.`,
 func newModSearchCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "search QUERY",
-		Short: "Search the local module store (same as lola search QUERY --mod)",
+		Short: "Search the local module store (old spelling of lola search QUERY --mod)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// On stderr, so a script reading stdout sees only the results.
+			fmt.Fprintln(cmd.ErrOrStderr(), "lola: 'lola mod search' is deprecated; use 'lola search --mod'")
 			return runSearch(cmd, args[0], true, false)
 		},
 	}
@@ -46,33 +55,24 @@ func newModSearchCmd() *cobra.Command {
 
 func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 	out := cmd.OutOrStdout()
-	q := strings.ToLower(query)
 	found := 0
 	if local {
 		s, _, err := modStore()
 		if err != nil {
 			return err
 		}
-		ls, err := s.List()
+		hits, err := s.Search(query)
 		if err != nil {
 			return withCode(exitInternal, err)
 		}
 		var lines []string
-		for _, l := range ls {
-			text := l.Name
+		for _, l := range hits {
+			line := "  " + modPrintable(l.Name)
 			if l.Module != nil {
-				for _, sk := range l.Module.Layout().Skills {
-					text += "\n" + sk.Name + "\n" + sk.Description
-				}
+				ly := l.Module.Layout()
+				line += fmt.Sprintf("  (%s, %s, %s)", countText(len(ly.Skills), "skill"), countText(len(ly.Commands), "command"), countText(len(ly.Agents), "agent"))
 			}
-			if strings.Contains(strings.ToLower(text), q) {
-				line := "  " + modPrintable(l.Name)
-				if l.Module != nil {
-					ly := l.Module.Layout()
-					line += fmt.Sprintf("  (%s, %s, %s)", countText(len(ly.Skills), "skill"), countText(len(ly.Commands), "command"), countText(len(ly.Agents), "agent"))
-				}
-				lines = append(lines, line)
-			}
+			lines = append(lines, line)
 		}
 		if len(lines) > 0 {
 			fmt.Fprintf(out, "Module store (%s)\n%s\n", countText(len(lines), "module"), strings.Join(lines, "\n"))
@@ -91,13 +91,25 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		if len(hits) > 0 {
 			fmt.Fprintf(out, "Marketplaces (%s)\n", countText(len(hits), "module"))
 			for _, h := range hits {
-				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", h.Market, h.Entry.Name, modPrintable(h.Entry.Version), modPrintable(h.Entry.Description))
+				ver := modPrintable(h.Entry.Version)
+				if h.Entry.Ref != "" { // a pinned ref, as today's Lola's Ref column shows it
+					ver += " (ref " + modPrintable(h.Entry.Ref) + ")"
+				}
+				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", h.Market, h.Entry.Name, ver, modPrintable(h.Entry.Description))
 			}
 			found += len(hits)
 		}
 	}
 	if found == 0 {
 		fmt.Fprintf(out, "No modules found matching '%s'\n", modPrintable(query))
+		switch {
+		case !markets:
+			fmt.Fprintln(out, "Tip: drop --mod to search the marketplaces too")
+		case !local:
+			fmt.Fprintln(out, "Tip: drop --market to search the module store too")
+		default:
+			fmt.Fprintln(out, "Tip: check the spelling, or add a marketplace with 'lola market add'")
+		}
 	}
 	return nil
 }

@@ -49,6 +49,9 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
   lola sync ~/work/app --file requirements/lola.txt -a claude-code`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkAssistantFlag(assistants, nil); err != nil {
+				return err
+			}
 			project := "."
 			if len(args) == 1 {
 				project = args[0]
@@ -118,6 +121,9 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			}
 			for _, r := range res.Remaining {
 				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, modPrintable(r.Raw))
+			}
+			if !res.Correlation.IsZero() {
+				fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 			}
 			if ferr != nil {
 				return ferr

@@ -82,6 +82,9 @@ assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
 }
 
 func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
+	if err := checkAssistantFlag([]string{f.assistant}, nil); err != nil {
+		return err
+	}
 	o, err := installOptions(cmd, f.scope, args)
 	if err != nil {
 		return err

@@ -27,7 +27,10 @@ store: after 'lola mod update', or after editing a module. Each install is
 one plan through its assistant's target extension, validated whole and
 applied atomically, as 'lola install' does (its hooks run again, and an
 install made with --append-context references the same paths again; one
-no longer there stops the run at that install, exit 2).
+no longer there stops the run at that install, exit 2). What the module
+no longer has is removed: the files lola wrote for a skill, command or
+agent it dropped (a file you changed since is kept and named), and an MCP
+server it dropped from the assistant's MCP configuration.
 
 The installs run one after the other and share one audit correlation id
 ('lola audit show --correlation ID'). The first one that fails stops the
@@ -41,6 +44,9 @@ install's code, as 'lola install' has them.`,
   lola update -a cursor --dry-run`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkAssistantFlag([]string{assistant}, nil); err != nil {
+				return err
+			}
 			o, err := installOptions(cmd, "project", []string{""})
 			if err != nil {
 				return err
@@ -63,6 +69,9 @@ install's code, as 'lola install' has them.`,
 				for _, p := range d.Stale.Removed {
 					fmt.Fprintf(out, "    - %s (no longer in the module)\n", modPrintable(p))
 				}
+				for _, n := range d.Stale.Servers {
+					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", modPrintable(n))
+				}
 				for _, p := range d.Stale.Kept {
 					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", modPrintable(p))
 				}
@@ -82,6 +91,9 @@ install's code, as 'lola install' has them.`,
 				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 				for _, r := range res.Remaining {
 					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", modPrintable(r.Module), modPrintable(r.Assistant), updateWhere(r))
+				}
+				if !res.Correlation.IsZero() {
+					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 				}
 				if ferr == nil {
 					ferr = withCode(exitInternal, err)

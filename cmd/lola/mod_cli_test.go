@@ -189,6 +189,10 @@ func TestModAddExistingAndForce(t *testing.T) {
 	}
 }
 
+// mod rm refuses while installed.yml records installs (no terminal to
+// ask at, no --force); with --force it uninstalls each first, and one it
+// cannot (here: a target this lola lacks) stops it with the module kept.
+// TestEndToEndModRmUninstallsEverywhere runs it with the built targets.
 func TestModRmRefusesWhileInstalled(t *testing.T) {
 	home := modTestHome(t)
 	src := filepath.Join(t.TempDir(), "m")
@@ -198,17 +202,24 @@ func TestModRmRefusesWhileInstalled(t *testing.T) {
 	}
 	installed := "version: '1.0'\ninstallations:\n  - module: m\n    assistant: claude-code\n    scope: user\n    skills: []\n"
 	os.WriteFile(filepath.Join(home, "installed.yml"), []byte(installed), 0o600)
-	if code, _, errs := runModCLI(t, "rm", "m"); code != exitUsage || !strings.Contains(errs, "installed") {
+	if code, _, errs := runModCLI(t, "rm", "m"); code != exitUsage || !strings.Contains(errs, "installed") || !strings.Contains(errs, "--force") {
 		t.Fatalf("rm of an installed module: %d %q", code, errs)
 	}
 	if got := modStoreEntries(t, home); len(got) != 1 {
 		t.Fatalf("refused rm changed the store: %v", got)
 	}
-	if code, _, errs := runModCLI(t, "rm", "m", "-f"); code != exitOK {
-		t.Fatalf("rm -f: %d %q", code, errs)
+	if code, _, errs := runModCLI(t, "rm", "m", "-f"); code != exitUsage || !strings.Contains(errs, "m stays in the store") {
+		t.Fatalf("rm -f with an install it cannot undo: %d %q", code, errs)
 	}
-	if code, _, _ := runModCLI(t, "rm", "m"); code != exitUsage {
-		t.Fatalf("rm of a missing module: %d", code)
+	if got := modStoreEntries(t, home); len(got) != 1 {
+		t.Fatalf("a stopped rm -f changed the store: %v", got)
+	}
+	os.Remove(filepath.Join(home, "installed.yml"))
+	if code, out, errs := runModCLI(t, "rm", "m"); code != exitOK || !strings.Contains(out, "Removed m") {
+		t.Fatalf("rm: %d %q", code, errs)
+	}
+	if code, _, errs := runModCLI(t, "rm", "m"); code != exitInternal || !strings.Contains(errs, "not found") {
+		t.Fatalf("rm of a missing module: %d %q", code, errs)
 	}
 }
 

@@ -60,3 +60,196 @@ func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 		t.Errorf("audit verify: %+v", r)
 	}
 }
+
+// For every built-in project target: a reinstall of an unchanged module
+// (lola update, or lola install again) writes nothing to the shared files
+// (CLAUDE.md, .mcp.json, ...) since they already hold the module's part,
+// and installed.yml must still say that part is lola's: the record keeps
+// the module's MCP servers and instructions, and a later uninstall
+// removes them (it was refused with conflict.unowned, the entry taken for
+// the user's, when the record forgot them).
+func TestEndToEndUpdateUnchangedKeepsSharedParts(t *testing.T) {
+	exe, _ := builtLola(t)
+	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+		t.Run(a, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+			env := []string{"LOLA_HOME=" + home}
+			modWriteFiles(t, src, map[string]string{
+				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+				"AGENTS.md":          "# MM\n\nUse s1.\n",
+				"mcps.json":          `{"mcpServers": {"mm-server": {"command": "mm", "args": ["serve"]}}}`,
+			})
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			before := readFileOr(filepath.Join(home, "installed.yml"))
+			if !strings.Contains(before, "- mm-server") || !strings.Contains(before, "has_instructions: true") {
+				t.Fatalf("the install does not record its MCP server and instructions:\n%s", before)
+			}
+			if r := runBuilt(t, exe, env, "update", "mm"); r.code != 0 {
+				t.Fatalf("update: %+v", r)
+			}
+			after := readFileOr(filepath.Join(home, "installed.yml"))
+			if !strings.Contains(after, "- mm-server") || !strings.Contains(after, "has_instructions: true") {
+				t.Fatalf("after an unchanged update the record forgot the shared parts:\n%s", after)
+			}
+			if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", a, project); r.code != 0 {
+				t.Fatalf("uninstall after update: %+v", r)
+			}
+			if got := projectEntries(t, project); len(got) != 0 {
+				t.Errorf("the uninstall left %v", got)
+			}
+		})
+	}
+}
+
+// For every built-in project target: after the module drops an MCP
+// server, lola update removes that server from the assistant's MCP
+// configuration (today's Lola removes orphaned MCPs), keeping the
+// module's other server and the user's own; once the module has none
+// left, a configuration file lola created and that holds nothing else is
+// deleted, and one holding the user's server keeps it.
+func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
+	exe, _ := builtLola(t)
+	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+		t.Run(a, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+			env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
+			modWriteFiles(t, src, map[string]string{
+				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+				"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
+			})
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			configs := func() map[string]string {
+				out := map[string]string{}
+				filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
+					if err == nil && strings.HasSuffix(p, ".json") {
+						b, _ := os.ReadFile(p)
+						out[p] = string(b)
+					}
+					return nil
+				})
+				return out
+			}
+			var config string
+			for p, b := range configs() {
+				if strings.Contains(b, "mm-drop") {
+					config = p
+				}
+			}
+			if config == "" {
+				t.Fatalf("no MCP configuration holds the module's servers: %v", configs())
+			}
+			modWriteFiles(t, src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
+			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			b, err := os.ReadFile(config)
+			if err != nil || strings.Contains(string(b), "mm-drop") || !strings.Contains(string(b), "mm-keep") {
+				t.Fatalf("after update %s holds:\n%s (%v)", config, b, err)
+			}
+			if reg := readFileOr(filepath.Join(home, "installed.yml")); strings.Contains(reg, "mm-drop") {
+				t.Errorf("installed.yml still records mm-drop:\n%s", reg)
+			}
+			if err := os.Remove(filepath.Join(src, "mcps.json")); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			if b, err := os.ReadFile(config); err == nil && strings.Contains(string(b), "mm-") {
+				t.Fatalf("after the module lost its servers %s holds:\n%s", config, b)
+			} else if err == nil {
+				t.Errorf("%s, created by lola and left holding nothing of anyone's, is still there:\n%s", config, b)
+			}
+			if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", a, project); r.code != 0 {
+				t.Fatalf("uninstall: %+v", r)
+			}
+			if got := projectEntries(t, project); len(got) != 0 {
+				t.Errorf("the uninstall left %v", got)
+			}
+		})
+	}
+}
+
+// For every built-in project target: the install records each command and
+// agent it wrote a file for (copilot-vscode's "NAME.prompt.md" and
+// "NAME.agent.md" included), and after the module drops one of each, lola
+// update removes the files lola wrote for them.
+func TestEndToEndUpdateRemovesDroppedCommandsAndAgents(t *testing.T) {
+	exe, _ := builtLola(t)
+	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+		t.Run(a, func(t *testing.T) {
+			base := t.TempDir()
+			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
+			env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
+			modWriteFiles(t, src, map[string]string{
+				"commands/keep-cmd.md": "---\ndescription: k\n---\nkeep\n",
+				"commands/drop-cmd.md": "---\ndescription: d\n---\ndrop\n",
+				"agents/keep-agent.md": "---\ndescription: k\n---\nkeep\n",
+				"agents/drop-agent.md": "---\ndescription: d\n---\ndrop\n",
+			})
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			written := func(name string) []string {
+				var out []string
+				filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
+					if err == nil && !info.IsDir() && strings.Contains(filepath.Base(p), name) {
+						out = append(out, p)
+					}
+					return nil
+				})
+				return out
+			}
+			reg := readFileOr(filepath.Join(home, "installed.yml"))
+			for _, n := range []string{"drop-cmd", "drop-agent"} {
+				if len(written(n)) > 0 && !strings.Contains(reg, "- "+n+"\n") {
+					t.Errorf("%s wrote %v but the record does not list %s:\n%s", a, written(n), n, reg)
+				}
+			}
+			if err := os.Remove(filepath.Join(src, "commands/drop-cmd.md")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(src, "agents/drop-agent.md")); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
+				if r := runBuilt(t, exe, env, args...); r.code != 0 {
+					t.Fatalf("%v: %+v", args, r)
+				}
+			}
+			for _, n := range []string{"drop-cmd", "drop-agent"} {
+				if left := written(n); len(left) > 0 {
+					t.Errorf("after update %s is still installed: %v", n, left)
+				}
+			}
+			if len(written("keep-cmd")) == 0 {
+				t.Error("the kept command is gone")
+			}
+		})
+	}
+}

@@ -63,6 +63,9 @@ type job struct {
 	// --append-context replaced the module's (contextApplied).
 	instructions   []byte
 	contextApplied bool
+	// prev is installed.yml's record of this same install before it ran
+	// again (nil for a first install).
+	prev *Record
 }
 
 // Install installs o.Module for o.Assistant (see the package doc). The
@@ -181,6 +184,15 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		return j, err
 	}
 	j.owned = ownedFiles(reg, string(j.scope), j.project)
+	if op == schema.OperationInstall {
+		want := Record{Module: j.mod.Name().String(), Assistant: o.Assistant, Scope: string(j.scope), ProjectPath: j.project}
+		for _, r := range reg.Find(want.Module, want.Assistant, want.Scope, "") {
+			if r.sameInstall(want) {
+				r := r
+				j.prev = &r
+			}
+		}
+	}
 	j.guard = &guard{root: j.root, owned: j.owned, managed: j.managed, home: lolaHomeWithin(j.root, o.Home), force: o.Force && op == schema.OperationInstall}
 	var brought []string
 	if op == schema.OperationInstall {
@@ -270,6 +282,11 @@ func (j *job) resolveHooks() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrHookInvalid, err)
 	}
+	for p, script := range map[hook.Point]string{hook.PreInstall: j.o.CatalogPreInstall, hook.PostInstall: j.o.CatalogPostInstall} {
+		if decl.Script(p) == "" {
+			decl = decl.With(p, script)
+		}
+	}
 	decl = decl.With(hook.PreInstall, j.o.PreInstall).With(hook.PostInstall, j.o.PostInstall)
 	for _, p := range hook.Points() {
 		script := decl.Script(p)
@@ -331,6 +348,7 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		return j.rep, err
 	}
 	rec := j.record()
+	rec.Version, rec.Ref = j.o.Version, j.o.Ref
 	rec.CreatedDirs = j.created
 	rec.Files = j.written
 	rec.ReplacedSymlinks = j.replaced
@@ -769,6 +787,7 @@ func (j *job) record() Record {
 		text = instructionsText(j.mod)
 	}
 	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text)
+	keepUntouchedParts(&r, j.prev, j.mod.Layout(), j.applied, j.req.Current, text)
 	if len(j.o.AppendContext) > 0 {
 		r.AppendContext = append(stringList(nil), j.o.AppendContext...)
 	}

@@ -32,6 +32,17 @@ type Options struct {
 	// --post-install scripts (module-relative); they win over lola.yaml.
 	PreInstall, PostInstall string
 
+	// CatalogPreInstall and CatalogPostInstall are a marketplace entry's
+	// hooks (lola install @MARKET/MODULE): scripts in the module, run only
+	// when neither the CLI nor the module's lola.yaml names one for that
+	// point (today's Lola's precedence: CLI, lola.yaml, marketplace).
+	CatalogPreInstall, CatalogPostInstall string
+
+	// Version and Ref are recorded in installed.yml (today's Lola's
+	// "version" and "ref" keys): the catalog version and the git ref the
+	// module was installed at; "" records none.
+	Version, Ref string
+
 	// AppendContext is the CLI's --append-context paths (install only;
 	// see applyAppendContext): the module's instructions are replaced by a
 	// reference to each, and installed.yml records them as given.

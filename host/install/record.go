@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"encoding/base64"
 	"io"
 	"os"
 	"path"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/schema"
 )
 
 // instructionsFile is the module's instructions (today's Lola's name).
@@ -26,8 +28,9 @@ const recordMaxInstructions = 1 << 20
 // target may not support every kind of item). p nil records nothing.
 //
 //   - a skill, command or agent is listed when some path p writes names
-//     it: a path component equal to its name, or a file whose stem is the
-//     name or ends in "-<name>" (a module-prefixed file);
+//     it: a path component equal to its name, or a file whose stem (with
+//     or without a second extension: "x.prompt.md") is the name or ends
+//     in "-<name>" (a module-prefixed file);
 //   - has_instructions is true when the module has instructions and some
 //     file p writes holds instructions, their text as handed to the target
 //     (the module's AGENTS.md, trimmed, or the --append-context lines);
@@ -70,8 +73,12 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 	}
 	named := func(name string) bool {
 		for _, w := range ws {
-			if w.stem == name || strings.HasSuffix(w.stem, "-"+name) {
-				return true
+			// "NAME.md", "MODULE-NAME.md", and with a kind before the
+			// extension, "NAME.prompt.md", "NAME.agent.md" (copilot).
+			for _, stem := range []string{w.stem, strings.TrimSuffix(w.stem, path.Ext(w.stem))} {
+				if stem == name || strings.HasSuffix(stem, "-"+name) {
+					return true
+				}
 			}
 			for _, c := range w.comps[:len(w.comps)-1] {
 				if c == name {
@@ -135,4 +142,84 @@ func instructionsText(m *module.Module) []byte {
 		return nil
 	}
 	return bytes.TrimSpace(b)
+}
+
+// keepUntouchedParts completes r, the record of a reinstall, with the
+// parts of shared files the plan left alone. A target writes nothing to a
+// managed file (CLAUDE.md, .mcp.json) that already holds exactly the
+// module's part, so recordFromPlan, which reads the plan, does not see
+// that part; yet it is there and it is lola's. An MCP server name or the
+// instructions stay recorded when the previous record of this install
+// (prev) claimed them, the module still has them, and a managed file the
+// plan neither writes nor deletes (nor renames, nor removes a directory
+// above) still holds them, as the target was shown it (current). Nothing
+// is claimed that the previous record did not: a first install, or a
+// part the user put there, gains nothing here.
+func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, current []schema.File, instructions []byte) {
+	if prev == nil || p == nil {
+		return
+	}
+	touched := func(path string) bool {
+		for _, in := range p.Intents() {
+			var ps []string
+			switch {
+			case in.Write != nil:
+				ps = []string{in.Write.Path}
+			case in.Delete != nil:
+				ps = []string{in.Delete.Path}
+			case in.Rename != nil:
+				ps = []string{in.Rename.From, in.Rename.To}
+			}
+			for _, q := range ps {
+				if q == path || strings.HasPrefix(path, strings.TrimSuffix(q, "/")+"/") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var untouched []schema.File
+	for _, f := range current {
+		if !touched(f.Path) {
+			untouched = append(untouched, f)
+		}
+	}
+	holds := func(needle []byte, jsonOnly bool) bool {
+		for _, f := range untouched {
+			if jsonOnly && !strings.HasSuffix(f.Path, ".json") {
+				continue
+			}
+			body := []byte(f.Content)
+			if f.Encoding == schema.EncodingBase64 {
+				b, err := base64.StdEncoding.DecodeString(f.Content)
+				if err != nil {
+					continue
+				}
+				body = b
+			}
+			if bytes.Contains(body, needle) {
+				return true
+			}
+		}
+		return false
+	}
+	has := map[string]bool{}
+	for _, n := range l.MCPs {
+		has[n] = true
+	}
+	for _, n := range r.MCPs {
+		has[n] = false // recorded already
+	}
+	for _, n := range prev.MCPs {
+		if has[n] && holds([]byte(strconv.Quote(n)), true) {
+			r.MCPs = append(r.MCPs, n)
+			has[n] = false
+		}
+	}
+	sort.Strings(r.MCPs)
+	if !r.HasInstructions && prev.HasInstructions && l.Instructions {
+		if text := bytes.TrimSpace(instructions); len(text) > 0 && holds(text, false) {
+			r.HasInstructions = true
+		}
+	}
 }

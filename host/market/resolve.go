@@ -8,6 +8,7 @@ import (
 
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/remote"
 )
 
 // Spec is what `lola install` was asked for: NAME, NAME@REF,
@@ -36,6 +37,9 @@ func ParseSpec(s string) Spec {
 // ErrAmbiguous: the module is in no store but in several marketplaces.
 var ErrAmbiguous = errors.New("is offered by several marketplaces: name one (lola install @MARKET/MODULE)")
 
+// ErrNotGit: a ref was asked for a module whose repository is not git.
+var ErrNotGit = errors.New("the repository is not a git source")
+
 // ErrOtherSource: the store already holds a module of that name that did
 // not come from the marketplace entry's repository.
 var ErrOtherSource = errors.New("the store already holds a module of that name from another source (lola mod rm it, or install it by its store name)")
@@ -45,6 +49,12 @@ type Resolved struct {
 	Module  string        // the store name to install
 	Fetched *module.Added // set when the module was (re)fetched
 	From    string        // "@MARKET" when fetched from a marketplace
+	// Entry is the catalog entry the module was fetched from (its version
+	// and hooks), nil otherwise.
+	Entry *Entry
+	// Ref is the git ref the module was fetched at: @REF, else the
+	// entry's ref; "" the default branch or not fetched.
+	Ref string
 }
 
 // Resolve makes the module sp names present in store, as today's Lola
@@ -71,7 +81,7 @@ func (r *Registry) Resolve(ctx context.Context, store *module.Store, home string
 		return r.fetchModule(ctx, store, home, h, sp.Ref, cloner)
 	}
 	if _, err := store.Get(name); err == nil {
-		res := Resolved{Module: name.String()}
+		res := Resolved{Module: name.String(), Ref: sp.Ref}
 		if sp.Ref != "" {
 			if res.Fetched, err = modsource.Update(ctx, store, home, name, modsource.UpdateOptions{Ref: sp.Ref, Cloner: cloner}); err != nil {
 				return Resolved{}, err
@@ -120,26 +130,40 @@ func (r *Registry) fetchModule(ctx context.Context, store *module.Store, home st
 	if err != nil {
 		return Resolved{}, err
 	}
-	if src.Kind() != module.SourceGit {
-		return Resolved{}, fmt.Errorf("%s: repository is not a git URL", name)
+	if ref == "" {
+		ref = h.Entry.Ref
 	}
-	force := false
+	ao := module.AddOptions{Name: name, Content: content, Cloner: cloner}
+	switch src.Kind() {
+	case module.SourceGit:
+		ao.Ref = ref
+	case module.SourceArchiveURL:
+		// Today's Lola fetches an archive URL too; it has no ref to pin.
+		if ref != "" {
+			return Resolved{}, fmt.Errorf("%s: %w: cannot pin ref %q on %s", name, ErrNotGit, ref, remote.RedactURL(h.Entry.Repository))
+		}
+		f, ok := cloner.(module.Fetcher)
+		if !ok {
+			return Resolved{}, fmt.Errorf("%s: no client to fetch an archive with", name)
+		}
+		ao.Fetcher = f
+	default:
+		return Resolved{}, fmt.Errorf("%s: repository is not a git or archive URL", name)
+	}
 	if _, err := store.Get(name); err == nil {
 		rec, rerr := modsource.Read(home, name)
 		if rerr != nil || rec.Source != src.Location() {
 			return Resolved{}, fmt.Errorf("%s: %w", name, ErrOtherSource)
 		}
-		force = true
+		ao.Force = true
 	}
-	if ref == "" {
-		ref = h.Entry.Ref
-	}
-	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Force: force, Ref: ref, Content: content, Cloner: cloner})
+	added, err := store.Add(ctx, src, ao)
 	if err != nil {
 		return Resolved{}, err
 	}
 	if err := modsource.Write(home, name, modsource.Of(src, ref, content, added)); err != nil {
 		return Resolved{}, fmt.Errorf("%s was fetched, but its source was not recorded: %w", name, err)
 	}
-	return Resolved{Module: name.String(), Fetched: added, From: "@" + h.Market}, nil
+	e := h.Entry
+	return Resolved{Module: name.String(), Fetched: added, From: "@" + h.Market, Entry: &e, Ref: ref}, nil
 }

@@ -42,13 +42,13 @@ var ErrNoRecord = errors.New("no source recorded (add it again with lola mod add
 
 // Record is where a module came from.
 type Record struct {
-	Source string `yaml:"source"`           // absolute local path, or the git or archive URL
-	Kind   string `yaml:"kind"`             // folder, zip, tar, git, archive-url
-	Ref    string `yaml:"ref,omitempty"`    // git: the ref asked for ("" the default branch)
-	Commit string `yaml:"commit,omitempty"` // git: the commit last fetched
+	Source string `yaml:"source" json:"source"`                     // absolute local path, or the git or archive URL
+	Kind   string `yaml:"kind" json:"kind"`                         // folder, zip, tar, git, archive-url
+	Ref    string `yaml:"ref,omitempty" json:"ref,omitempty"`       // git: the ref asked for ("" the default branch)
+	Commit string `yaml:"commit,omitempty" json:"commit,omitempty"` // git: the commit last fetched
 	// Content is the module's directory inside the source
 	// (module.AddOptions.Content); "" the root.
-	Content string `yaml:"content,omitempty"`
+	Content string `yaml:"content,omitempty" json:"content,omitempty"`
 }
 
 func path(home string, name module.Name) string {

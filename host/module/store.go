@@ -315,8 +315,11 @@ func checkHooks(root string, l Layout) error {
 	return nil
 }
 
+// commitRef reports whether r may name a commit (7 to 40 lower-case hex
+// digits): such a ref is cloned in full, since a commit may not be
+// reachable at depth 1.
 func commitRef(r string) bool {
-	if len(r) != 40 {
+	if len(r) < 7 || len(r) > 40 {
 		return false
 	}
 	for _, c := range r {

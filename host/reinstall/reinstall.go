@@ -22,7 +22,9 @@
 //     old record lists and the new one does not) is removed: the files
 //     lola recorded writing for it, when they still hold exactly what lola
 //     wrote, as one more audited plan under the same correlation; a file
-//     changed since is kept and reported (Done.Stale).
+//     changed since is kept and reported (Done.Stale). So are the MCP
+//     servers it no longer brings, from the assistant's MCP configuration
+//     (mcpstale.go).
 //
 // Non-guarantees: stale files are found by name, as host/install
 // attributes files to items; a target that renames items beyond a prefix
@@ -35,6 +37,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/install"
@@ -100,6 +103,7 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 		// The install is run again as it was asked for: its
 		// --append-context paths with it (today's Lola's update does so).
 		o.AppendContext = r.AppendContext
+		o.Version, o.Ref = r.Version, r.Ref
 		if o.Scope != schema.ScopeUser {
 			o.Project = r.ProjectPath
 			if st, err := os.Stat(r.ProjectPath); r.ProjectPath == "" || err != nil || !st.IsDir() {
@@ -129,7 +133,8 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 }
 
 func cleanStale(ctx context.Context, home, root string, old, cur install.Record, c audit.Correlation) (Stale, error) {
-	if len(staleFiles(old, cur)) == 0 {
+	servers := staleServers(old, cur.MCPs)
+	if len(staleFiles(old, cur)) == 0 && len(servers) == 0 {
 		return Stale{}, nil
 	}
 	log, err := audit.Open(filepath.Join(home, audit.FileName))
@@ -138,7 +143,18 @@ func cleanStale(ctx context.Context, home, root string, old, cur install.Record,
 	}
 	defer log.Close()
 	log.Correlate(c)
-	return removeStale(ctx, root, home, old, cur, log)
+	st, err := removeStale(ctx, root, home, old, cur, log)
+	if err != nil {
+		return st, err
+	}
+	touched, err := removeStaleServers(ctx, root, home, old, cur.MCPs, log)
+	if len(touched) > 0 {
+		for n := range servers {
+			st.Servers = append(st.Servers, n)
+		}
+		sort.Strings(st.Servers)
+	}
+	return st, err
 }
 
 func succeeded(o pipeline.Outcome) bool {

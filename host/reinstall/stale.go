@@ -24,14 +24,16 @@ import (
 type Stale struct {
 	Removed []string // files deleted (they held what lola wrote)
 	Kept    []string // files left because they changed since lola wrote them
+	Servers []string // MCP servers removed from the assistant's configuration
 }
 
 // staleFiles lists the files of old's record that belong to an item
 // (skill, command, agent) the new record no longer lists: a path with a
 // component equal to the item's name or ending in "-<name>" (a
 // module-prefixed file), the last component compared without its
-// extension. It mirrors how host/install attributes written files to
-// items, and considers only files lola recorded writing.
+// extension (and without a second one: "x.prompt.md", "x.agent.md"). It
+// mirrors how host/install attributes written files to items, and
+// considers only files lola recorded writing.
 func staleFiles(old, cur install.Record) []string {
 	gone := map[string]bool{}
 	for _, pair := range [][2][]string{{old.Skills, cur.Skills}, {old.Commands, cur.Commands}, {old.Agents, cur.Agents}} {
@@ -53,6 +55,8 @@ func staleFiles(old, cur install.Record) []string {
 		comps := strings.Split(p, "/")
 		last := len(comps) - 1
 		comps[last] = strings.TrimSuffix(comps[last], path.Ext(comps[last]))
+		// A kind before the extension ("x.prompt.md") names x too.
+		comps = append(comps, strings.TrimSuffix(comps[last], path.Ext(comps[last])))
 	match:
 		for _, c := range comps {
 			for n := range gone {

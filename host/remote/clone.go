@@ -39,6 +39,11 @@ type CloneReport struct {
 
 var commitHash = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
+// abbreviatedHash is a commit named by 7 to 39 hex digits (git's short
+// form, which today's Lola accepts as a ref), tried when no branch or tag
+// has that name.
+var abbreviatedHash = regexp.MustCompile(`^[0-9a-f]{7,39}$`)
+
 // Clone clones the repository the intent names into dir, the executor's
 // staging directory (absent or empty), with go-git over this package's
 // pinned, policy-checked transports: https (every request resolved, checked,
@@ -108,6 +113,7 @@ func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (
 	if err != nil {
 		return CloneReport{}, err
 	}
+	abbreviated := refName == "" && hash.IsZero() && in.Ref != ""
 	root, stillPinned, err := stagingRoot(dir)
 	if err != nil {
 		return CloneReport{}, fmt.Errorf("clone: intent #%d: %w", s.ref.Index, err)
@@ -121,7 +127,7 @@ func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (
 		Depth:             in.Depth,
 		Tags:              git.NoTags,
 		RecurseSubmodules: git.NoRecurseSubmodules,
-		NoCheckout:        !hash.IsZero(),
+		NoCheckout:        !hash.IsZero() || abbreviated,
 	}
 	if refName != "" {
 		opts.ReferenceName = refName
@@ -130,6 +136,13 @@ func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (
 	repo, err := git.CloneContext(ctx, st, wt, opts)
 	if err != nil {
 		return CloneReport{}, err
+	}
+	if abbreviated {
+		h, err := repo.ResolveRevision(plumbing.Revision(in.Ref))
+		if err != nil || h.IsZero() {
+			return CloneReport{}, fmt.Errorf("clone: intent #%d: the remote has no branch, tag or commit %s", s.ref.Index, lexical.Quote(in.Ref, lexical.PathEcho))
+		}
+		hash = *h
 	}
 	if !hash.IsZero() {
 		w, err := repo.Worktree()
@@ -153,7 +166,9 @@ func (s *cloneSession) clone(ctx context.Context, in schema.Clone, dir string) (
 // resolveRef turns the intent's ref into a full reference name, asking the
 // remote (through the same session) which of refs/heads/<ref> and
 // refs/tags/<ref> exists. A 40-hex ref is a commit: the default branch is
-// cloned without checkout and the commit checked out afterwards.
+// cloned without checkout and the commit checked out afterwards; so is an
+// abbreviated one (7 to 39 hex digits no branch or tag is named after),
+// resolved in the clone (all three returned empty).
 func (s *cloneSession) resolveRef(ctx context.Context, remoteURL, ref string, auth gitAuth) (plumbing.ReferenceName, plumbing.Hash, error) {
 	switch {
 	case ref == "":
@@ -176,6 +191,11 @@ func (s *cloneSession) resolveRef(ctx context.Context, remoteURL, ref string, au
 				return want, plumbing.ZeroHash, nil
 			}
 		}
+	}
+	if abbreviatedHash.MatchString(ref) {
+		// Not a name the remote has: an abbreviated commit, resolved in
+		// the clone (every branch, no checkout) by clone.
+		return "", plumbing.ZeroHash, nil
 	}
 	return "", plumbing.ZeroHash, fmt.Errorf("clone: intent #%d: the remote has no branch or tag %s", s.ref.Index, lexical.Quote(ref, lexical.PathEcho))
 }

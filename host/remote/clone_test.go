@@ -136,6 +136,17 @@ func TestCloneOverPinnedTLS(t *testing.T) {
 	if err != nil || rep.Commit != first.Commit {
 		t.Fatalf("clone by hash: %+v %v", rep, err)
 	}
+	// An abbreviated hash (7 or more hex digits, as today's Lola takes
+	// --ref abc1234) is checked out too.
+	dir3 := filepath.Join(t.TempDir(), "staged")
+	rep, err = c.Clone(context.Background(), cloneReq(urlFor("git.test", ap, "/repo.git"), first.Commit[:7], 0), dir3, nil)
+	if err != nil || rep.Commit != first.Commit {
+		t.Fatalf("clone by abbreviated hash: %+v %v", rep, err)
+	}
+	_, err = c.Clone(context.Background(), cloneReq(urlFor("git.test", ap, "/repo.git"), "0000000", 0), filepath.Join(t.TempDir(), "y"), nil)
+	if err == nil || !strings.Contains(err.Error(), "no branch, tag or commit") {
+		t.Fatalf("unknown abbreviated hash: %v", err)
+	}
 	_, err = c.Clone(context.Background(), cloneReq(urlFor("git.test", ap, "/repo.git"), "no-such-branch", 1), filepath.Join(t.TempDir(), "x"), nil)
 	if err == nil || !strings.Contains(err.Error(), "no branch or tag") {
 		t.Fatalf("unknown ref: %v", err)

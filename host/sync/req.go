@@ -8,7 +8,10 @@
 // '#' are ignored. A requirement is a module reference — a store name,
 // @MARKET/NAME, or a git URL — optionally followed by a version specifier
 // (host/version: ">=1.0,<2", "~1.2", "^0.3") and a fragment
-// "#subdirectory=DIR&assistant=a,b".
+// "#subdirectory=DIR&assistant=a,b". A URL may be spelled pip-style
+// ("git+https://", "git+ssh://") and end in "@REF", a git ref to check out
+// (after ".git@", or after a last '@' that no '/' follows), as today's
+// Lola reads them.
 //
 // Guarantees:
 //
@@ -66,7 +69,8 @@ var ErrParse = errors.New("requirements file refused")
 type Requirement struct {
 	Line         int
 	Raw          string
-	Ref          string // store name, @MARKET/NAME, or URL
+	Ref          string // store name, @MARKET/NAME, or URL (without a "git+" prefix or an "@REF")
+	GitRef       string // a URL's "@REF": the git ref to check out
 	Spec         version.Spec
 	Subdirectory string
 	Assistants   []string
@@ -158,8 +162,34 @@ func ParseLine(line string, n int) (*Requirement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: line %d: %v", ErrParse, n, err)
 	}
+	if isURL(ref) {
+		ref = strings.TrimPrefix(ref, "git+")
+		var split bool
+		if ref, r.GitRef, split = splitGitRef(ref); split && (r.GitRef == "" || strings.HasPrefix(r.GitRef, "-")) {
+			return nil, fmt.Errorf("%w: line %d: git ref %q after '@' is empty or starts with '-'", ErrParse, n, r.GitRef)
+		}
+	}
 	r.Ref, r.Spec = ref, s
 	return r, nil
+}
+
+func isURL(ref string) bool {
+	return strings.Contains(ref, "://") || strings.HasPrefix(ref, "git@")
+}
+
+// splitGitRef splits a git URL's trailing "@REF" as today's Lola does: at
+// the last '@' when the URL holds ".git@", or when it holds more than one
+// '@' and no '/' follows the last (one '@' alone is a user name:
+// ssh://git@host/path).
+func splitGitRef(u string) (url, ref string, split bool) {
+	i := strings.LastIndex(u, "@")
+	if i < 0 {
+		return u, "", false
+	}
+	if strings.Contains(u, ".git@") || (strings.Count(u, "@") > 1 && !strings.Contains(u[i+1:], "/")) {
+		return u[:i], u[i+1:], true
+	}
+	return u, "", false
 }
 
 // operatorChars are the characters a version specifier starts with.

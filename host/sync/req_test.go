@@ -70,3 +70,36 @@ func TestParseLineURLsWithOperatorCharacters(t *testing.T) {
 		}
 	}
 }
+
+// As today's Lola reads them: a pip-style "git+" prefix is dropped, and a
+// ref after ".git@" (or after a last '@' followed by no '/') is the git
+// ref to check out, not part of the URL.
+func TestParseLineGitPrefixAndRef(t *testing.T) {
+	cases := []struct{ line, ref, gitRef, spec string }{
+		{"git+https://github.com/u/another.git", "https://github.com/u/another.git", "", ""},
+		{"https://github.com/u/module.git@main", "https://github.com/u/module.git", "main", ""},
+		{"git+https://github.com/u/module.git@v1.0.0", "https://github.com/u/module.git", "v1.0.0", ""},
+		{"git+ssh://git@github.com/u/r.git@v2>=1.0", "ssh://git@github.com/u/r.git", "v2", ">=1.0"},
+		{"ssh://git@github.com/u/r.git", "ssh://git@github.com/u/r.git", "", ""},
+		{"git@github.com:u/r.git@release/1.x", "git@github.com:u/r.git", "release/1.x", ""},
+		{"git@github.com:u/r.git", "git@github.com:u/r.git", "", ""},
+		{"https://git@host/u/r@main#assistant=cursor", "https://git@host/u/r", "main", ""},
+		{"https://host/u/r@main", "https://host/u/r@main", "", ""}, // one '@', no ".git@": the URL's
+		{"https://user@host/u/r.git", "https://user@host/u/r.git", "", ""},
+	}
+	for _, c := range cases {
+		r, err := ParseLine(c.line, 1)
+		if err != nil {
+			t.Errorf("%q: %v", c.line, err)
+			continue
+		}
+		if r.Ref != c.ref || r.GitRef != c.gitRef || r.Spec.String() != c.spec {
+			t.Errorf("%q: ref %q git ref %q spec %q; want %q %q %q", c.line, r.Ref, r.GitRef, r.Spec.String(), c.ref, c.gitRef, c.spec)
+		}
+	}
+	for _, l := range []string{"https://github.com/u/r.git@-evil", "https://github.com/u/r.git@"} {
+		if _, err := ParseLine(l, 1); !errors.Is(err, ErrParse) {
+			t.Errorf("%q: %v", l, err)
+		}
+	}
+}

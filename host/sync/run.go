@@ -50,7 +50,10 @@ type Step struct {
 	Version   string // the version checked, when known
 	Unchecked bool   // the line has a specifier but the version is unknown
 	Report    install.Report
-	Err       error
+	// Err is the step's error; for an install whose pipeline ran (its
+	// plan rejected, or rolled back) it is nil and Report.Result says how
+	// it ended, as install.Install reports it.
+	Err error
 }
 
 // Result reports a run.
@@ -100,7 +103,7 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 		if len(assistants) == 0 {
 			assistants = all
 		}
-		name, ver, err := o.resolve(ctx, store, r)
+		name, ver, hooks, err := o.resolve(ctx, store, r)
 		s := Step{Req: r, Module: name, Version: ver, Unchecked: !r.Spec.IsZero() && ver == ""}
 		if err != nil {
 			return stop(s, err)
@@ -119,42 +122,23 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 			}
 			in := o.Base
 			in.Module, in.Assistant, in.Scope, in.Project = name, a, schema.ScopeProject, o.Project
-			in.Correlation = res.Correlation
+			in.Correlation, in.Version = res.Correlation, ver
+			in.CatalogPreInstall, in.CatalogPostInstall = hooks.PreInstall, hooks.PostInstall
 			rep, err := install.Install(ctx, in)
 			s.Report = rep
+			s.Err = err // nil when the pipeline ran: Report.Result says how it ended
 			if err == nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted) {
 				err = fmt.Errorf("the plan was not applied (%s)", outcomeOf(rep))
 			}
 			if err != nil {
-				s.Err = err
 				res.Failed, res.Remaining = &s, reqs[i+1:]
 				return res, fmt.Errorf("%w at line %d (%s) for %s: %w", ErrStopped, r.Line, r.Raw, a, err)
-			}
-			if ver != "" {
-				if err := recordVersion(o.Base.Home, name, a, o.Project, ver); err != nil {
-					s.Err = err
-					res.Failed, res.Remaining = &s, reqs[i+1:]
-					return res, fmt.Errorf("%w at line %d (%s) for %s: installed, but %w", ErrStopped, r.Line, r.Raw, a, err)
-				}
 			}
 			s.Outcome = Installed
 			res.Done = append(res.Done, s)
 		}
 	}
 	return res, nil
-}
-
-// recordVersion writes the catalog version into the install's record in
-// installed.yml (today's Lola's "version" key), so that a later sync can
-// tell whether the install still satisfies its line.
-func recordVersion(home, mod, assistant, project, ver string) error {
-	return install.UpdateRegistry(home, func(reg *install.Registry) error {
-		for _, r := range reg.Find(mod, assistant, string(schema.ScopeProject), project) {
-			r.Version = ver
-			reg.Put(r)
-		}
-		return nil
-	})
 }
 
 func outcomeOf(rep install.Report) string {
@@ -177,25 +161,36 @@ func admitsRecorded(s version.Spec, recorded string) bool {
 // resolve makes the line's module present in the store (unless a dry
 // run) and returns its name and, when a catalog says it, its version,
 // checked against the line's specifier.
-func (o Options) resolve(ctx context.Context, store *module.Store, r Requirement) (string, string, error) {
-	if strings.Contains(r.Ref, "://") || (strings.Contains(r.Ref, "@") && strings.Contains(r.Ref, ":") && !strings.HasPrefix(r.Ref, "@")) {
-		return o.resolveURL(ctx, store, r)
+func (o Options) resolve(ctx context.Context, store *module.Store, r Requirement) (string, string, market.Hooks, error) {
+	if isURL(r.Ref) || (strings.Contains(r.Ref, "@") && strings.Contains(r.Ref, ":") && !strings.HasPrefix(r.Ref, "@")) {
+		name, err := o.resolveURL(ctx, store, r)
+		return name, "", market.Hooks{}, err
 	}
+	name, ver, hit, err := o.resolveName(ctx, store, r)
+	var hooks market.Hooks
+	if hit != nil && hit.Entry.Hooks != nil {
+		hooks = *hit.Entry.Hooks
+	}
+	return name, ver, hooks, err
+}
+
+// resolveName resolves a store name or @MARKET/NAME line; hit is the
+// catalog entry the version came from, when one did.
+func (o Options) resolveName(ctx context.Context, store *module.Store, r Requirement) (string, string, *market.Hit, error) {
 	sp := market.ParseSpec(r.Ref)
 	if sp.Ref != "" {
-		return "", "", fmt.Errorf("%s: pin a git ref in a URL line or the catalog, not with @", r.Ref)
+		return "", "", nil, fmt.Errorf("%s: pin a git ref in a URL line or the catalog, not with @", r.Ref)
 	}
 	name, err := module.ParseName(sp.Module)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	ver := ""
+	var hit *market.Hit
 	if o.Market != nil {
-		var hit *market.Hit
 		if sp.Market != "" {
 			h, err := o.Market.Lookup(sp.Market, name.String())
 			if err != nil {
-				return "", "", err
+				return "", "", nil, err
 			}
 			hit = &h
 		} else if hits, err := o.Market.Search(name.String()); err == nil {
@@ -207,56 +202,64 @@ func (o Options) resolve(ctx context.Context, store *module.Store, r Requirement
 				}
 			}
 		}
-		if hit != nil {
-			ver = hit.Entry.Version
-		}
 	} else if sp.Market != "" {
-		return "", "", fmt.Errorf("%s: no marketplaces", r.Ref)
+		return "", "", nil, fmt.Errorf("%s: no marketplaces", r.Ref)
+	}
+	ver := ""
+	if hit != nil {
+		ver = hit.Entry.Version
 	}
 	if ver != "" && !r.Spec.IsZero() {
 		v, err := version.Parse(ver)
 		if err != nil || !r.Spec.Admits(v) {
-			return "", "", fmt.Errorf("%s: %w %s (the catalog offers %s)", name, ErrVersion, r.Spec, ver)
+			return "", "", nil, fmt.Errorf("%s: %w %s (the catalog offers %s)", name, ErrVersion, r.Spec, ver)
 		}
 	}
-	if _, err := store.Get(name); err == nil || o.DryRun {
-		return name.String(), ver, nil
-	}
-	if o.Market == nil {
-		return name.String(), ver, nil // the install reports it not found
+	// The entry's hooks apply to a module from that marketplace: the line
+	// names it, or the module is fetched from it now; not to a store
+	// module of the same name from elsewhere.
+	fromMarket := sp.Market != ""
+	if _, err := store.Get(name); err == nil || o.DryRun || o.Market == nil {
+		if !fromMarket {
+			hit = nil
+		}
+		return name.String(), ver, hit, nil // not in the store: the install reports it not found
 	}
 	res, err := o.Market.Resolve(ctx, store, o.Base.Home, sp, o.Base.Remote)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	return res.Module, ver, nil
+	if res.Fetched == nil && !fromMarket {
+		hit = nil
+	}
+	return res.Module, ver, hit, nil
 }
 
-func (o Options) resolveURL(ctx context.Context, store *module.Store, r Requirement) (string, string, error) {
+func (o Options) resolveURL(ctx context.Context, store *module.Store, r Requirement) (string, error) {
 	src, err := module.ParseSource(r.Ref)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	name, err := module.DeriveName(r.Ref)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	if _, err := store.Get(name); err == nil {
 		rec, rerr := modsource.Read(o.Base.Home, name)
-		if rerr != nil || rec.Source != src.Location() {
-			return "", "", fmt.Errorf("%s: %w", name, market.ErrOtherSource)
+		if rerr != nil || rec.Source != src.Location() || rec.Ref != r.GitRef {
+			return "", fmt.Errorf("%s: %w", name, market.ErrOtherSource)
 		}
-		return name.String(), "", nil
+		return name.String(), nil
 	}
 	if o.DryRun {
-		return name.String(), "", nil
+		return name.String(), nil
 	}
-	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Content: r.Subdirectory, Cloner: o.Base.Remote})
+	added, err := store.Add(ctx, src, module.AddOptions{Name: name, Content: r.Subdirectory, Ref: r.GitRef, Cloner: o.Base.Remote})
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	if err := modsource.Write(o.Base.Home, name, modsource.Of(src, "", r.Subdirectory, added)); err != nil {
-		return "", "", err
+	if err := modsource.Write(o.Base.Home, name, modsource.Of(src, r.GitRef, r.Subdirectory, added)); err != nil {
+		return "", err
 	}
-	return name.String(), "", nil
+	return name.String(), nil
 }

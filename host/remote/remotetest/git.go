@@ -85,6 +85,15 @@ func (g *GitRepo) Commit(files map[string]string) {
 	g.run(g.root, "clone", "-q", "--bare", g.work, bare)
 }
 
+// Tag tags the last commit name and publishes it.
+func (g *GitRepo) Tag(name string) {
+	g.t.Helper()
+	g.run(g.work, "tag", name)
+	bare := filepath.Join(g.root, "srv", "repo.git")
+	os.RemoveAll(bare)
+	g.run(g.root, "clone", "-q", "--bare", g.work, bare)
+}
+
 // Handler is git http-backend serving the published repository.
 func (g *GitRepo) Handler() http.Handler {
 	g.t.Helper()
