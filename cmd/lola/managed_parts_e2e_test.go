@@ -20,6 +20,7 @@ var mcpConfigOf = map[string]string{
 // so the install is refused with conflict.unowned naming it, with and
 // without --force, and the project is byte-identical afterwards.
 func TestEndToEndUsersServerOfTheModulesNameIsRefused(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
 	for assistant, file := range mcpConfigOf {
 		t.Run(assistant, func(t *testing.T) {
@@ -64,6 +65,7 @@ func TestEndToEndUsersServerOfTheModulesNameIsRefused(t *testing.T) {
 // all there, as they were, after install and uninstall — for every
 // assistant. A config lola created goes again.
 func TestEndToEndUsersEmptyManagedFilesSurviveUninstall(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	if runtime.GOOS == "windows" {
 		t.Skip("modes are compared as POSIX bits")
 	}

@@ -50,6 +50,7 @@ var mcpUserMember = map[string]string{
 // script executable, and uninstall gives the project back exactly, bytes
 // and modes, the user's unusually formatted configs included.
 func TestEndToEndMCPConfigsAndScriptsRestored(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	if runtime.GOOS == "windows" {
 		t.Skip("execute bits are a POSIX notion")
 	}

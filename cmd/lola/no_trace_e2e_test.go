@@ -15,6 +15,7 @@ import (
 // directory's change time. The project starts with files of the user's
 // own, including one inside a directory an install writes into.
 func TestEndToEndInstallUninstallLeavesNoTrace(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, names := builtLola(t)
 	base := t.TempDir()
 	home, src := filepath.Join(base, "home"), filepath.Join(base, "kit")

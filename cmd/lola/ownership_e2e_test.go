@@ -98,6 +98,7 @@ func auditRecords(t *testing.T, home string, kind audit.Kind) []audit.Entry {
 // each; a file the user edits after the install is kept by uninstall and
 // named in its output.
 func TestEndToEndNeverTouchesUserFiles(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, names := builtLola(t)
 	if len(names) < 7 {
 		t.Fatalf("built-in targets %v: want the seven assistants", names)

@@ -757,6 +757,7 @@ func TestUpdateListSyncFilters(t *testing.T) {
 // correlation id, each recorded; without PROJECT openclaw's goes into its
 // workspace (as -a openclaw does), with PROJECT into the project.
 func TestEndToEndInstallWithoutAssistant(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
 	base := t.TempDir()
 	home, project, user, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "user"), filepath.Join(base, "mm")

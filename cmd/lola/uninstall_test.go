@@ -134,6 +134,7 @@ func newE2EWorld(t *testing.T, scope string) e2eWorld {
 // uninstall` then leaves it exactly as it was — no lola litter at all (no
 // lock file, no staging) — and the directory lola ran in untouched.
 func TestEndToEndInstallAndUninstallForEachAssistant(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe := os.Getenv("LOLA_BUILT_BINARY")
 	if exe == "" {
 		exe = filepath.Join("..", "..", "bin", "lola")

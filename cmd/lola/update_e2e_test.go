@@ -69,6 +69,7 @@ func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 // removes them (it was refused with conflict.unowned, the entry taken for
 // the user's, when the record forgot them).
 func TestEndToEndUpdateUnchangedKeepsSharedParts(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
 	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
 		t.Run(a, func(t *testing.T) {
@@ -116,6 +117,7 @@ func TestEndToEndUpdateUnchangedKeepsSharedParts(t *testing.T) {
 // left, a configuration file lola created and that holds nothing else is
 // deleted, and one holding the user's server keeps it.
 func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
 	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
 		t.Run(a, func(t *testing.T) {
@@ -195,6 +197,7 @@ func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
 // "NAME.agent.md" included), and after the module drops one of each, lola
 // update removes the files lola wrote for them.
 func TestEndToEndUpdateRemovesDroppedCommandsAndAgents(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
 	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
 		t.Run(a, func(t *testing.T) {

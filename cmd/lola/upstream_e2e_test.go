@@ -42,6 +42,7 @@ func upstreamIgnored(rel string) bool {
 // managed files it hands over, how it applies plans) to upstream, not only
 // the targets.
 func TestEndToEndEqualsUpstream(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	if runtime.GOOS == "windows" {
 		t.Skip("execute bits are a POSIX notion")
 	}

@@ -139,6 +139,7 @@ func (w *upstreamScenarioWorld) run(t *testing.T, args ...string) lolaRun {
 // A scenario ours answers differently says so in its differs field and in
 // docs/upstream-scenarios.md, and its assertions are ours.
 func TestUpstreamScenarios(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
 	for _, sc := range upstreamScenarios {
 		sc := sc
