@@ -89,7 +89,7 @@ failed (the tree is in neither state); 1 internal error.`,
 type planApplyReport struct {
 	Valid      bool                  `json:"valid"`
 	Outcome    string                `json:"outcome"`
-	Violations []planApplyViolation  `json:"violations"`
+	Violations []rejection.Entry     `json:"violations"`
 	Trigger    *rejection.IntentRef  `json:"trigger,omitempty"`
 	Error      string                `json:"error,omitempty"`
 	Changes    []apply.Change        `json:"changes,omitempty"`
@@ -99,27 +99,9 @@ type planApplyReport struct {
 	RelationNote string `json:"relation_note,omitempty"`
 }
 
-type planApplyViolation struct {
-	Rule    string `json:"rule"`
-	Intents []int  `json:"intents"`
-	Detail  string `json:"detail"`
-}
-
 type planApplyRecoveryRep struct {
 	Kind    apply.Recovery `json:"kind"`
 	Staging string         `json:"staging,omitempty"`
-}
-
-func planApplyViolations(err error) []planApplyViolation {
-	out := []planApplyViolation{}
-	for _, v := range rejection.All(err) {
-		idx := v.IntentIndices()
-		if idx == nil {
-			idx = []int{}
-		}
-		out = append(out, planApplyViolation{Rule: v.Rule.String(), Intents: idx, Detail: v.Detail})
-	}
-	return out
 }
 
 // planApplyLogPath is where the audit log lives for this invocation.
@@ -152,7 +134,7 @@ func readPlanArg(cmd *cobra.Command, arg string) ([]byte, error) {
 
 func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	rep := planApplyReport{Violations: []planApplyViolation{}}
+	rep := planApplyReport{Violations: []rejection.Entry{}}
 	if f.fs != pathrule.Auto {
 		if _, err := pathrule.ParseEquality(f.fs); err != nil {
 			return withCode(exitUsage, fmt.Errorf("plan apply: --fs: %w", err))
@@ -207,7 +189,9 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	rep.Outcome = pr.Outcome.String()
 	rep.Valid = pr.Outcome != pipeline.OutcomeRejected
 	if pr.Outcome == pipeline.OutcomeRejected {
-		rep.Violations = planApplyViolations(pr.Err)
+		if es := rejection.Entries(pr.Err); es != nil {
+			rep.Violations = es
+		}
 	} else if pr.Err != nil {
 		rep.Error = pr.Err.Error()
 	}

@@ -20,13 +20,7 @@ func init() { planCommands = append(planCommands, newPlanValidateCmd) }
 // {"valid": false, "violations": [{"rule": ..., "intents": [0, 3], "detail": ...}]}.
 type validateReport struct {
 	Valid      bool              `json:"valid"`
-	Violations []validateFinding `json:"violations"`
-}
-
-type validateFinding struct {
-	Rule    string `json:"rule"`
-	Intents []int  `json:"intents"`
-	Detail  string `json:"detail"`
+	Violations []rejection.Entry `json:"violations"`
 }
 
 func newPlanValidateCmd() *cobra.Command {
@@ -94,7 +88,7 @@ printed); 2 usage error, or FILE cannot be opened; 1 internal error.`,
 				return withCode(exitInternal, err)
 			}
 			if asJSON {
-				if err := writeValidateJSON(out, violations); err != nil {
+				if err := writeValidateJSON(out, err); err != nil {
 					return withCode(exitInternal, err)
 				}
 			} else {
@@ -133,14 +127,10 @@ func validatePlanInput(r io.Reader, eq pathrule.Equality) (*pathrule.Validated, 
 	return pathrule.Validate(p, eq)
 }
 
-func writeValidateJSON(w io.Writer, violations []*rejection.Violation) error {
-	rep := validateReport{Valid: len(violations) == 0, Violations: []validateFinding{}}
-	for _, v := range violations {
-		idx := v.IntentIndices()
-		if idx == nil {
-			idx = []int{}
-		}
-		rep.Violations = append(rep.Violations, validateFinding{Rule: v.Rule.String(), Intents: idx, Detail: v.Detail})
+func writeValidateJSON(w io.Writer, err error) error {
+	rep := validateReport{Valid: true, Violations: []rejection.Entry{}}
+	if es := rejection.Entries(err); es != nil {
+		rep.Valid, rep.Violations = false, es
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(rep)
