@@ -17,6 +17,7 @@ import (
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
@@ -655,7 +656,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	if j.op == schema.OperationUninstall {
 		np, kept, err := narrowUninstall(j.root, p, j.owned, j.managed)
 		if err != nil {
-			return fmt.Errorf("uninstall: %w", stripPath(err))
+			return fmt.Errorf("uninstall: %w", errpath.Strip(err))
 		}
 		p, j.rep.Kept = np, kept
 	}

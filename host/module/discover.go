@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/schema"
 )
@@ -147,7 +148,7 @@ func Discover(dir, name string) (Layout, error) {
 	}
 	d, err := hook.LoadDeclared(content)
 	if err != nil {
-		return l, fmt.Errorf("%w: %v", ErrConfig, stripPath(err))
+		return l, fmt.Errorf("%w: %v", ErrConfig, errpath.Strip(err))
 	}
 	l.Hooks = Hooks{PreInstall: d.Script(hook.PreInstall), PostInstall: d.Script(hook.PostInstall)}
 	if len(l.Skills) == 0 && len(l.Commands) == 0 && len(l.Agents) == 0 && !l.Instructions && len(l.MCPs) == 0 {

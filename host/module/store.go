@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/schema"
@@ -39,11 +40,11 @@ type Store struct {
 func OpenStore(home string) (*Store, error) {
 	dir := filepath.Join(home, ModulesDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("module store: %w", stripPath(err))
+		return nil, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("module store: %w", stripPath(err))
+		return nil, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	if !fi.IsDir() {
 		return nil, rejection.New(schema.RulePathSymlink, "$LOLA_HOME/"+ModulesDir+" is not a directory (a symbolic link?)")
@@ -98,7 +99,7 @@ func (s *Store) Get(name Name) (*Module, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, name)
 	}
 	if err != nil {
-		return nil, stripPath(err)
+		return nil, errpath.Strip(err)
 	}
 	if !fi.IsDir() {
 		return nil, rejection.New(schema.RulePathSymlink, "module "+name.String()+" is not a directory in the store (a symbolic link?)")
@@ -124,7 +125,7 @@ type Listed struct {
 func (s *Store) List() ([]Listed, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
-		return nil, stripPath(err)
+		return nil, errpath.Strip(err)
 	}
 	var out []Listed
 	for _, e := range entries { // os.ReadDir sorts by name
@@ -209,7 +210,7 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	s.sweep(time.Now())
 	staging, err := os.MkdirTemp(s.dir, ".staging-")
 	if err != nil {
-		return nil, fmt.Errorf("module store: %w", stripPath(err))
+		return nil, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	defer os.RemoveAll(staging)
 
@@ -349,13 +350,13 @@ func place(dir, target string, force bool) (replaced bool, err error) {
 		return false, nil
 	}
 	if !errors.Is(err, fs.ErrExist) {
-		return false, fmt.Errorf("module store: %w", stripPath(err))
+		return false, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	if !force {
 		return false, fmt.Errorf("%s: %w", filepath.Base(target), ErrExists)
 	}
 	if err := exchange(dir, target); err != nil {
-		return false, fmt.Errorf("module store: replacing %s: %w", filepath.Base(target), stripPath(err))
+		return false, fmt.Errorf("module store: replacing %s: %w", filepath.Base(target), errpath.Strip(err))
 	}
 	os.RemoveAll(dir) // now the old module
 	return true, nil
@@ -376,11 +377,11 @@ func (s *Store) Remove(name Name) error {
 	}
 	trash, err := os.MkdirTemp(s.dir, ".removing-")
 	if err != nil {
-		return stripPath(err)
+		return errpath.Strip(err)
 	}
 	defer os.RemoveAll(trash)
 	if err := os.Rename(filepath.Join(s.dir, name.String()), filepath.Join(trash, "m")); err != nil {
-		return fmt.Errorf("module store: %w", stripPath(err))
+		return fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	return nil
 }
