@@ -231,15 +231,15 @@ func printEntry(w io.Writer, e audit.Entry) {
 			fmt.Fprintf(w, " layers=%s", strings.Join(parts, ","))
 		}
 		if p.Root != "" {
-			fmt.Fprintf(w, " root=%s", p.Root)
+			fmt.Fprintf(w, " root=%s", shownText(p.Root))
 		}
 		fmt.Fprintf(w, " intents=%d\n", len(p.Intents))
 		printIntents(w, p.Intents)
 	case e.Override != nil:
 		o := e.Override
-		fmt.Fprintf(w, "  %s %s", o.Action, strings.Join(o.Paths, ", "))
+		fmt.Fprintf(w, "  %s %s", o.Action, shownText(strings.Join(o.Paths, ", ")))
 		if o.LinkTarget != "" {
-			fmt.Fprintf(w, " (link -> %s)", extRunEscape(o.LinkTarget))
+			fmt.Fprintf(w, " (link -> %s)", shownText(o.LinkTarget))
 		}
 		fmt.Fprintln(w)
 	case e.Run != nil:
@@ -260,13 +260,13 @@ func printEntry(w io.Writer, e audit.Entry) {
 		ev := e.Event
 		fmt.Fprintf(w, "  %s%s", ev.Kind, refText(ev.Intent))
 		if ev.Path != "" {
-			fmt.Fprintf(w, " %s", ev.Path)
+			fmt.Fprintf(w, " %s", shownText(ev.Path))
 		}
 		for _, d := range ev.Unparsed {
 			fmt.Fprintf(w, " %s=<not logged: %d bytes, sha256 %s>", d.Field, d.Bytes, d.SHA256)
 		}
 		if ev.Kind == audit.EventHop {
-			fmt.Fprintf(w, " hop %d %s dialled %s", ev.Hop, ev.Host, ev.Dialled)
+			fmt.Fprintf(w, " hop %d %s dialled %s", ev.Hop, shownText(ev.Host), shownText(ev.Dialled))
 		}
 		if len(ev.Rules) > 0 {
 			fmt.Fprintf(w, " rules=%s", rulesText(ev.Rules))
@@ -295,7 +295,7 @@ func printEntry(w io.Writer, e audit.Entry) {
 		}
 		fmt.Fprintln(w)
 		for _, d := range o.Mkdir {
-			fmt.Fprintf(w, "    mkdir %s\n", d)
+			fmt.Fprintf(w, "    mkdir %s\n", shownText(d))
 		}
 		for _, d := range o.Unparsed {
 			fmt.Fprintf(w, "    mkdir <not logged: %d bytes, sha256 %s>\n", d.Bytes, d.SHA256)
@@ -327,7 +327,7 @@ func printEntry(w io.Writer, e audit.Entry) {
 
 func printIntents(w io.Writer, ins []audit.IntentEntry) {
 	for _, in := range ins {
-		fmt.Fprintf(w, "    intent #%d %-6s %s", in.Index, in.Op, strings.Join(in.Paths, " -> "))
+		fmt.Fprintf(w, "    intent #%d %-6s %s", in.Index, in.Op, shownText(strings.Join(in.Paths, " -> ")))
 		if in.SHA256 != "" {
 			fmt.Fprintf(w, " sha256=%s", in.SHA256)
 		}
@@ -338,13 +338,13 @@ func printIntents(w io.Writer, ins []audit.IntentEntry) {
 			fmt.Fprint(w, " executable")
 		}
 		if in.URL != "" {
-			fmt.Fprintf(w, " url=%s", in.URL)
+			fmt.Fprintf(w, " url=%s", shownText(in.URL))
 		}
 		if in.Method != "" && in.Method != "GET" {
-			fmt.Fprintf(w, " method=%s", in.Method)
+			fmt.Fprintf(w, " method=%s", shown(in.Method))
 		}
 		if in.Ref != "" {
-			fmt.Fprintf(w, " ref=%s", in.Ref)
+			fmt.Fprintf(w, " ref=%s", shown(in.Ref))
 		}
 		if in.Depth != 0 {
 			fmt.Fprintf(w, " depth=%d", in.Depth)
@@ -364,9 +364,9 @@ func printIntents(w io.Writer, ins []audit.IntentEntry) {
 
 func extName(e audit.ExtensionEntry) string {
 	if e.Version == "" {
-		return e.Name
+		return shown(e.Name)
 	}
-	return e.Name + "@" + e.Version
+	return shown(e.Name + "@" + e.Version)
 }
 
 func capsText(cs []schema.Capability) string {

@@ -137,13 +137,13 @@ remote.redirect, remote.bound, module.*).`,
 
 // extPrintPinned prints what was pinned: one line, then one per artifact.
 func extPrintPinned(out io.Writer, verb string, a *extension.Added) {
-	fmt.Fprintf(out, "%s %s %s from %s\n", verb, a.Name, a.Entry.Version, extRunEscape(a.Entry.Source))
+	fmt.Fprintf(out, "%s %s %s from %s\n", verb, a.Name, a.Entry.Version, shownText(a.Entry.Source))
 	for _, t := range extension.Tiers() {
 		la := a.Entry.Artifacts[t]
 		if la == nil {
 			continue
 		}
-		fmt.Fprintf(out, "  %s %s sha256:%s %s\n", t, extRunEscape(la.Path), la.SHA256[:16], extVerdictText(la))
+		fmt.Fprintf(out, "  %s %s sha256:%s %s\n", t, shownText(la.Path), la.SHA256[:16], extVerdictText(la))
 	}
 }
 
@@ -287,7 +287,7 @@ Exit status: 0 linked; 2 refused.`,
 			if err != nil {
 				return extAddExit("link", err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "linked %s (dev) to %s\n", got.Name, extRunEscape(got.Entry.Dir))
+			fmt.Fprintf(cmd.OutOrStdout(), "linked %s (dev) to %s\n", got.Name, shownText(got.Entry.Dir))
 			return nil
 		},
 	}

@@ -199,7 +199,7 @@ func extLsTable(out io.Writer, exts []*extension.Extension) {
 		if caps == "" {
 			caps = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Name(), e.Version(), e.Kind(), extTierLabel(e.Tier()), caps, e.Source(), extPinColumn(e))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shown(e.Name()), shown(e.Version()), e.Kind(), extTierLabel(e.Tier()), caps, e.Source(), extPinColumn(e))
 	}
 	tw.Flush()
 }

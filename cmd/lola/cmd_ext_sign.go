@@ -56,11 +56,11 @@ key's password is wrong or not given.`,
 			}
 			fi, err := os.Stat(args[0])
 			if err != nil || !fi.Mode().IsRegular() || fi.Size() > extSignMaxArtifact {
-				return withCode(exitUsage, fmt.Errorf("ext sign: %s is not a regular file of at most %d bytes", extRunEscape(args[0]), extSignMaxArtifact))
+				return withCode(exitUsage, fmt.Errorf("ext sign: %s is not a regular file of at most %d bytes", shownText(args[0]), extSignMaxArtifact))
 			}
 			art, err := os.ReadFile(args[0])
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext sign: cannot read %s", extRunEscape(args[0])))
+				return withCode(exitUsage, fmt.Errorf("ext sign: cannot read %s", shownText(args[0])))
 			}
 			b, err := signature.Sign(k, art)
 			if err != nil {
@@ -68,12 +68,12 @@ key's password is wrong or not given.`,
 			}
 			out := args[0] + extension.BundleSuffix
 			if err := os.WriteFile(out, b, 0o644); err != nil {
-				return withCode(exitInternal, fmt.Errorf("ext sign: cannot write %s", extRunEscape(out)))
+				return withCode(exitInternal, fmt.Errorf("ext sign: cannot write %s", shownText(out)))
 			}
 			pub, _ := signature.PublicKeyPEM(k)
 			sum := sha256.Sum256(art)
 			fmt.Fprintf(cmd.OutOrStdout(), "signed %s (sha256:%s)\nwrote %s\ntrust this public key (config.yaml trust.keys):\n%s",
-				extRunEscape(args[0]), hex.EncodeToString(sum[:]), extRunEscape(out), pub)
+				shownText(args[0]), hex.EncodeToString(sum[:]), shownText(out), pub)
 			return nil
 		},
 	}

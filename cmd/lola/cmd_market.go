@@ -134,13 +134,13 @@ func newMarketLsCmd() *cobra.Command {
 				if err != nil {
 					return marketExit(err)
 				}
-				fmt.Fprintf(out, "%s (%s)\n", ref.Name, marketStatus(ref.Enabled))
+				fmt.Fprintf(out, "%s (%s)\n", shown(ref.Name), marketStatus(ref.Enabled))
 				for _, e := range c.Modules {
-					ver := modPrintable(e.Version)
+					ver := shown(e.Version)
 					if e.Ref != "" {
-						ver += " (ref " + modPrintable(e.Ref) + ")"
+						ver += " (ref " + shown(e.Ref) + ")"
 					}
-					fmt.Fprintf(out, "  %-24s %-10s %s\n", modPrintable(e.Name), ver, modPrintable(e.Description))
+					fmt.Fprintf(out, "  %-24s %-10s %s\n", shown(e.Name), ver, shown(e.Description))
 				}
 				return nil
 			}
@@ -158,7 +158,7 @@ func newMarketLsCmd() *cobra.Command {
 				if l.Catalog != nil {
 					n = fmt.Sprint(len(l.Catalog.Modules))
 				}
-				fmt.Fprintf(out, "%-24s %8s  %s\n", l.Name, n, marketStatus(l.Enabled))
+				fmt.Fprintf(out, "%-24s %8s  %s\n", shown(l.Name), n, marketStatus(l.Enabled))
 			}
 			return nil
 		},
@@ -212,7 +212,7 @@ not registered says so and succeeds (exit 0), as today's Lola does.`,
 			}
 			if err := r.Remove(args[0]); err != nil {
 				if errors.Is(err, market.ErrNotFound) {
-					fmt.Fprintf(cmd.OutOrStdout(), "Marketplace '%s' not found\n", modPrintable(args[0]))
+					fmt.Fprintf(cmd.OutOrStdout(), "Marketplace '%s' not found\n", shown(args[0]))
 					return nil
 				}
 				return marketExit(err)
@@ -260,7 +260,7 @@ is refused keeps the one fetched before.`,
 			for _, n := range names {
 				c, err := r.Update(cmd.Context(), n)
 				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "lola: marketplace '%s' not updated: %v\n", modPrintable(n), err)
+					fmt.Fprintf(cmd.ErrOrStderr(), "lola: marketplace '%s' not updated: %v\n", shown(n), err)
 					last = err
 					continue
 				}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -93,22 +92,6 @@ func modParseName(s string) (module.Name, error) {
 		return n, withCode(exitUsage, err)
 	}
 	return n, nil
-}
-
-// modPrintable renders untrusted module text (frontmatter descriptions,
-// names from files) for a terminal: control characters, escape sequences
-// included, become '?', and a line is at most 120 characters.
-func modPrintable(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:117]) + "..."
-	}
-	return s
 }
 
 // modSummary is one module as `mod ls --json` and `mod add --json` report it.

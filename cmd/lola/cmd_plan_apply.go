@@ -240,7 +240,7 @@ func printTreeDiff(w io.Writer, changes []apply.Change, note string) {
 	fmt.Fprintf(w, "dry run: %d added, %d removed, %d replaced, %d renamed, %d unchanged; nothing was applied\n",
 		counts[apply.ChangeAdded], counts[apply.ChangeRemoved], counts[apply.ChangeReplaced], counts[apply.ChangeRenamed], counts[apply.ChangeNoop])
 	for _, c := range changes {
-		path := c.Path
+		path := shownText(c.Path)
 		if c.Dir {
 			path += "/"
 		}
@@ -256,7 +256,7 @@ func printTreeDiff(w io.Writer, changes []apply.Change, note string) {
 		case apply.ChangeReplaced:
 			fmt.Fprintf(w, "  ~ %s (%s -> %s)\n", path, sizeText(c.OldSize), sizeText(c.Size))
 		case apply.ChangeRenamed:
-			fmt.Fprintf(w, "  > %s -> %s\n", c.From, path)
+			fmt.Fprintf(w, "  > %s -> %s\n", shownText(c.From), path)
 		case apply.ChangeNoop:
 			fmt.Fprintf(w, "  = %s (delete: nothing there)\n", path)
 		}

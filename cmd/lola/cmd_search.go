@@ -67,7 +67,7 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		}
 		var lines []string
 		for _, l := range hits {
-			line := "  " + modPrintable(l.Name)
+			line := "  " + shown(l.Name)
 			if l.Module != nil {
 				ly := l.Module.Layout()
 				line += fmt.Sprintf("  (%s, %s, %s)", countText(len(ly.Skills), "skill"), countText(len(ly.Commands), "command"), countText(len(ly.Agents), "agent"))
@@ -91,17 +91,17 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		if len(hits) > 0 {
 			fmt.Fprintf(out, "Marketplaces (%s)\n", countText(len(hits), "module"))
 			for _, h := range hits {
-				ver := modPrintable(h.Entry.Version)
+				ver := shown(h.Entry.Version)
 				if h.Entry.Ref != "" { // a pinned ref, as today's Lola's Ref column shows it
-					ver += " (ref " + modPrintable(h.Entry.Ref) + ")"
+					ver += " (ref " + shown(h.Entry.Ref) + ")"
 				}
-				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", h.Market, h.Entry.Name, ver, modPrintable(h.Entry.Description))
+				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", shown(h.Market), shown(h.Entry.Name), ver, shown(h.Entry.Description))
 			}
 			found += len(hits)
 		}
 	}
 	if found == 0 {
-		fmt.Fprintf(out, "No modules found matching '%s'\n", modPrintable(query))
+		fmt.Fprintf(out, "No modules found matching '%s'\n", shown(query))
 		switch {
 		case !markets:
 			fmt.Fprintln(out, "Tip: drop --mod to search the marketplaces too")

@@ -96,13 +96,13 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 				if s.Outcome == sync.Skipped && !verbose {
 					continue
 				}
-				line := fmt.Sprintf("  %s %s (%s)", s.Outcome, modPrintable(s.Module), modPrintable(s.Assistant))
+				line := fmt.Sprintf("  %s %s (%s)", s.Outcome, shown(s.Module), shown(s.Assistant))
 				if s.Version != "" {
-					line += " " + modPrintable(s.Version)
+					line += " " + shown(s.Version)
 				}
 				fmt.Fprintln(out, line)
 				if s.Unchecked {
-					fmt.Fprintf(errOut, "lola: warning: line %d: %s has no known version; %s not checked\n", s.Req.Line, modPrintable(s.Module), s.Req.Spec)
+					fmt.Fprintf(errOut, "lola: warning: line %d: %s has no known version; %s not checked\n", s.Req.Line, shown(s.Module), s.Req.Spec)
 				}
 			}
 			fmt.Fprintf(out, "%d installed, %d already installed, %d would install\n", counts[sync.Installed], counts[sync.Skipped], counts[sync.WouldInstall])
@@ -120,7 +120,7 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 				ferr = installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 			}
 			for _, r := range res.Remaining {
-				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, modPrintable(r.Raw))
+				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, shownText(r.Raw))
 			}
 			if !res.Correlation.IsZero() {
 				fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
@@ -128,9 +128,9 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			if ferr != nil {
 				return ferr
 			}
-			msg := fmt.Errorf("line %d (%s): %w", res.Failed.Req.Line, modPrintable(res.Failed.Req.Raw), res.Failed.Err)
+			msg := fmt.Errorf("line %d (%s): %w", res.Failed.Req.Line, shownText(res.Failed.Req.Raw), res.Failed.Err)
 			if errors.Is(res.Failed.Err, install.ErrModuleNotFound) {
-				return withCode(exitInternal, fmt.Errorf("line %d: module %s not found in the store or an enabled marketplace", res.Failed.Req.Line, modPrintable(res.Failed.Module)))
+				return withCode(exitInternal, fmt.Errorf("line %d: module %s not found in the store or an enabled marketplace", res.Failed.Req.Line, shown(res.Failed.Module)))
 			}
 			if errors.Is(res.Failed.Err, sync.ErrVersion) {
 				return withCode(exitInternal, msg)

@@ -100,7 +100,7 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 		}
 		if len(assistants) > 1 && !f.force && !f.dryRun && !confirmUninstallAll(cmd, o.Module, assistants) {
 			return withCode(exitUsage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",
-				o.Module, len(assistants), strings.Join(assistants, ", ")))
+				shown(o.Module), len(assistants), shown(strings.Join(assistants, ", "))))
 		}
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -122,7 +122,7 @@ func confirmUninstallAll(cmd *cobra.Command, module string, assistants []string)
 	if !installIsTerminal(in) || !installIsTerminal(errOut) {
 		return false
 	}
-	fmt.Fprintf(errOut, "%s is installed here for %s.\nUninstall all? [y/N] ", module, strings.Join(assistants, ", "))
+	fmt.Fprintf(errOut, "%s is installed here for %s.\nUninstall all? [y/N] ", shown(module), shown(strings.Join(assistants, ", ")))
 	line, _ := bufio.NewReader(in).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes"

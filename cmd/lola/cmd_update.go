@@ -65,15 +65,15 @@ install's code, as 'lola install' has them.`,
 				return nil
 			}
 			for _, d := range res.Done {
-				fmt.Fprintf(out, "  %s  %s  %s: %s\n", modPrintable(d.Record.Module), modPrintable(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
+				fmt.Fprintf(out, "  %s  %s  %s: %s\n", shown(d.Record.Module), shown(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
 				for _, p := range d.Stale.Removed {
-					fmt.Fprintf(out, "    - %s (no longer in the module)\n", modPrintable(p))
+					fmt.Fprintf(out, "    - %s (no longer in the module)\n", shownText(p))
 				}
 				for _, n := range d.Stale.Servers {
-					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", modPrintable(n))
+					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", shown(n))
 				}
 				for _, p := range d.Stale.Kept {
-					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", modPrintable(p))
+					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", shownText(p))
 				}
 				if verbose && d.Report.Result != nil {
 					for _, c := range d.Report.Result.Changes {
@@ -82,7 +82,7 @@ install's code, as 'lola install' has them.`,
 				}
 			}
 			for _, r := range res.Stale {
-				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", modPrintable(r.Module), modPrintable(r.Assistant), modPrintable(r.ProjectPath))
+				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", shown(r.Module), shown(r.Assistant), shownText(r.ProjectPath))
 			}
 			if err != nil {
 				if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
@@ -90,7 +90,7 @@ install's code, as 'lola install' has them.`,
 				}
 				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 				for _, r := range res.Remaining {
-					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", modPrintable(r.Module), modPrintable(r.Assistant), updateWhere(r))
+					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", shown(r.Module), shown(r.Assistant), updateWhere(r))
 				}
 				if !res.Correlation.IsZero() {
 					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
@@ -118,7 +118,7 @@ func updateWhere(r install.Record) string {
 	if r.Scope == string(schema.ScopeUser) {
 		return "user scope"
 	}
-	return "project " + modPrintable(r.ProjectPath)
+	return "project " + shownText(r.ProjectPath)
 }
 
 func updateCounts(rep install.Report) string {
