@@ -14,18 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
 func init() { topCommands = append(topCommands, newAuditCmd) }
-
-// auditBroken is the exit code of `lola audit verify` on a broken chain. It
-// is exitInternal (1) on purpose: the closed set has no member for "the log
-// is not intact", the failure is not a plan rejection (3), and 1 already
-// means "something is wrong that is not your plan"; the message names the
-// sequence number.
-const auditBroken = exitInternal
 
 func newAuditCmd() *cobra.Command {
 	var home string
@@ -45,13 +39,13 @@ logged with the rules that refused them. Records are hash-chained.`,
 		if home != "" {
 			abs, err := filepath.Abs(home)
 			if err != nil {
-				return "", withCode(exitUsage, fmt.Errorf("--home: %w", err))
+				return "", exitcode.Wrap(exitcode.Usage, fmt.Errorf("--home: %w", err))
 			}
 			return filepath.Join(abs, audit.FileName), nil
 		}
 		p, err := audit.DefaultPath()
 		if err != nil {
-			return "", withCode(exitInternal, err)
+			return "", exitcode.Wrap(exitcode.Internal, err)
 		}
 		return p, nil
 	}
@@ -75,7 +69,7 @@ show does not check the hash chain; 'lola audit verify' does.`,
 			if corr != "" {
 				c, err := audit.ParseCorrelation(corr)
 				if err != nil {
-					return withCode(exitUsage, fmt.Errorf("--correlation: %w", err))
+					return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--correlation: %w", err))
 				}
 				f.Correlation = c
 			}
@@ -102,13 +96,13 @@ show does not check the hash chain; 'lola audit verify' does.`,
 					records = []audit.Entry{}
 				}
 				if err := writeJSON(out, map[string]any{"records": records}); err != nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
 			} else if missing {
 				fmt.Fprintln(out, "no audit log yet")
 			}
 			if scanErr != nil {
-				return withCode(exitInternal, fmt.Errorf("%w (records before it were shown; run 'lola audit verify')", scanErr))
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("%w (records before it were shown; run 'lola audit verify')", scanErr))
 			}
 			return nil
 		},
@@ -163,14 +157,14 @@ anchor is reported and is not an error.`,
 				if asJSON {
 					if jerr := writeJSON(out, map[string]any{"intact": false, "exists": true,
 						"seq": ce.Seq, "line": ce.Line, "problem": ce.Problem, "detail": ce.Error()}); jerr != nil {
-						return withCode(exitInternal, jerr)
+						return exitcode.Wrap(exitcode.Internal, jerr)
 					}
-					return withCode(auditBroken, errors.New(ce.Error()))
+					return exitcode.Wrap(exitcode.ForVerify(err), errors.New(ce.Error()))
 				}
-				return withCode(auditBroken, errors.New(ce.Error()))
+				return exitcode.Wrap(exitcode.ForVerify(err), errors.New(ce.Error()))
 			}
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			if asJSON {
 				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash, "repairs": head.Repairs,
@@ -210,7 +204,7 @@ func writeJSON(w io.Writer, v any) error {
 
 func jsonOrInternal(w io.Writer, v any) error {
 	if err := writeJSON(w, v); err != nil {
-		return withCode(exitInternal, err)
+		return exitcode.Wrap(exitcode.Internal, err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/schema"
@@ -118,13 +119,13 @@ func extInfoIsDir(arg string) bool {
 func runExtInfo(cmd *cobra.Command, arg string, asJSON bool) error {
 	home, err := config.Home()
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("ext info: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %w", err))
 	}
 	var ext *extension.Extension
 	if extInfoIsDir(arg) {
 		ext, err = extension.Load(arg)
 		if err != nil {
-			return withCode(exitUsage, fmt.Errorf("ext info: %s: %w", arg, err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %s: %w", arg, err))
 		}
 	} else {
 		_, cat, err := extCatalog()
@@ -136,12 +137,12 @@ func runExtInfo(cmd *cobra.Command, arg string, asJSON bool) error {
 			if st, serr := os.Stat(arg); serr == nil && st.IsDir() {
 				err = fmt.Errorf("%w; to inspect the directory %s here, write ./%s", err, arg, arg)
 			}
-			return withCode(exitUsage, fmt.Errorf("ext info: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %w", err))
 		}
 	}
 	cfg, err := config.Load(home)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("ext info: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %w", err))
 	}
 	rep := newExtInfoReport(ext, cfg, pathrule.Platform(), extension.ProbeConfinement())
 	out := cmd.OutOrStdout()
@@ -149,7 +150,7 @@ func runExtInfo(cmd *cobra.Command, arg string, asJSON bool) error {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 )
 
@@ -29,11 +30,11 @@ listed.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			home, err := config.Home()
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			reg, err := install.ReadRegistry(home)
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			recorded := func(a string) bool {
 				for _, r := range reg.All() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 )
@@ -58,10 +59,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := module.ParseSource(args[0])
 			if err != nil {
-				if e := modExit(err); e.(*exitError).code != exitInternal {
-					return e
-				}
-				return withCode(exitUsage, err) // not found, unsupported kind
+				return exitcode.Wrap(exitcode.ForSource(err), err)
 			}
 			o := module.AddOptions{Force: force, Bounds: module.DefaultBounds(), Ref: ref, Content: content}
 			if name != "" {
@@ -70,10 +68,10 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 				}
 			}
 			if strings.HasPrefix(ref, "-") {
-				return withCode(exitUsage, fmt.Errorf("invalid ref %q: a ref cannot start with '-'", ref))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("invalid ref %q: a ref cannot start with '-'", ref))
 			}
 			if ref != "" && src.Kind() != module.SourceGit {
-				return withCode(exitUsage, fmt.Errorf("--ref applies to git sources only"))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--ref applies to git sources only"))
 			}
 			s, home, err := modStore()
 			if err != nil {
@@ -86,7 +84,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 			o.Cloner, o.Fetcher = r, r
 			added, err := s.Add(context.Background(), src, o)
 			if err != nil {
-				return modExit(err)
+				return modError(err)
 			}
 			m := added.Module
 			if err := modsource.Write(home, m.Name(), modsource.Of(src, ref, content, added)); err != nil {

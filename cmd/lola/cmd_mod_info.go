@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 )
@@ -48,14 +49,14 @@ Exit status: 0 shown (also for a folder holding no module, which is said);
 				return modInfoPath(cmd, arg, asJSON)
 			}
 			if nerr != nil {
-				return withCode(exitUsage, nerr)
+				return exitcode.Wrap(exitcode.Usage, nerr)
 			}
 			m, err := s.Get(name)
 			if errors.Is(err, module.ErrNotFound) && modInfoIsDir(arg) {
 				return modInfoPath(cmd, arg, asJSON)
 			}
 			if err != nil {
-				return modExit(err)
+				return modError(err)
 			}
 			l := m.Layout()
 			src, serr := modsource.Read(home, name)
@@ -104,14 +105,14 @@ func modInfoPath(cmd *cobra.Command, arg string, asJSON bool) error {
 	out := cmd.OutOrStdout()
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return withCode(exitInternal, fmt.Errorf("Path not found: %s", shownText(arg)))
+		return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("Path not found: %s", shownText(arg)))
 	case errors.Is(err, module.ErrNotDir):
-		return withCode(exitInternal, fmt.Errorf("Not a directory: %s", shownText(arg)))
+		return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("Not a directory: %s", shownText(arg)))
 	case errors.Is(err, module.ErrNotModule):
 		fmt.Fprintf(out, "No skills or commands found in '%s'\n", shownText(arg))
 		return nil
 	case err != nil:
-		return modExit(err)
+		return modError(err)
 	}
 	abs, _ := filepath.Abs(arg)
 	if asJSON {

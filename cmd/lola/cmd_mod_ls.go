@@ -26,7 +26,7 @@ in the store that is not a valid module is listed with its error.`,
 			}
 			listed, err := s.List()
 			if err != nil {
-				return modExit(err)
+				return modError(err)
 			}
 			out := make([]modSummary, 0, len(listed))
 			for _, e := range listed {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/modrm"
 	"github.com/lola-pm/lola/host/modsource"
@@ -73,6 +74,7 @@ uninstall' has them.`,
 				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists; its record is dropped\n", name, shown(r.Assistant), shownText(r.ProjectPath))
 			}
 			if errors.Is(err, modrm.ErrStopped) && res.Failed != nil {
+				code := exitcode.ForStopped(res.Failed.Report, res.FailedErr)
 				ferr := installFinish(cmd, res.Failed.Report, res.FailedErr, false, false)
 				for _, r := range res.Remaining {
 					fmt.Fprintf(errOut, "lola: not uninstalled (the run stopped): %s for %s in %s\n", name, shown(r.Assistant), updateWhere(r))
@@ -81,17 +83,17 @@ uninstall' has them.`,
 				if len(res.Done) > 0 || !res.Failed.Report.Correlation.IsZero() {
 					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 				}
-				if ferr == nil {
-					ferr = withCode(exitInternal, err)
+				if ferr == nil { // the report said nothing of the failure: the run's error does
+					ferr = exitcode.Wrap(code, err)
 				}
 				return ferr
 			}
 			if err != nil {
 				if errors.As(err, &inUse) {
-					return withCode(exitUsage, fmt.Errorf("%s is installed in %s (%s); uninstall them with -f/--force, or lola uninstall each; nothing was removed",
+					return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("%s is installed in %s (%s); uninstall them with -f/--force, or lola uninstall each; nothing was removed",
 						name, countText(len(inUse.Installs), "place"), modRmWhere(inUse.Installs)))
 				}
-				return modExit(err)
+				return modError(err)
 			}
 			if err := modsource.Remove(home, name); err != nil {
 				fmt.Fprintf(errOut, "lola: warning: %s's source record stays: %v\n", name, err)

@@ -137,29 +137,29 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	rep := planApplyReport{Violations: []rejection.Entry{}}
 	if f.fs != pathrule.Auto {
 		if _, err := pathrule.ParseEquality(f.fs); err != nil {
-			return withCode(exitUsage, fmt.Errorf("plan apply: --fs: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: --fs: %w", err))
 		}
 	}
 	if st, err := os.Stat(f.root); err != nil || !st.IsDir() {
-		return withCode(exitUsage, errors.New("plan apply: --root is not a directory"))
+		return exitcode.Wrap(exitcode.Usage, errors.New("plan apply: --root is not a directory"))
 	}
 	body, err := readPlanArg(cmd, arg)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: %w", err))
 	}
 	who := pipeline.Proposer{Extension: planFileIdentity(arg, body), Tier: audit.TierPlanFile}
 	st, err := openState(f.home)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: %w", err))
 	}
 	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Home: st.home, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
 	if !f.dryRun {
 		if opts.Log, err = st.openAudit(); err != nil {
-			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
+			return exitcode.Wrap(exitcode.Internal, fmt.Errorf("plan apply: %w", err))
 		}
 		defer opts.Log.Close()
 		if opts.Remote, err = st.remoteClient(); err != nil {
-			return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: %w", err))
 		}
 	}
 
@@ -175,14 +175,14 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 			}
 		}
 	case err != nil:
-		return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
+		return exitcode.Wrap(exitcode.Internal, fmt.Errorf("plan apply: %w", err))
 	default:
 		pr, err = pipeline.Apply(cmd.Context(), f.root, p, who, opts)
 		if err != nil {
 			if errors.Is(err, pipeline.ErrRelationMismatch) {
 				err = fmt.Errorf("--fs %s: %w", f.fs, err)
 			}
-			return withCode(exitcode.ForApply(err), fmt.Errorf("plan apply: %w", err))
+			return exitcode.Wrap(exitcode.ForApply(err), fmt.Errorf("plan apply: %w", err))
 		}
 	}
 
@@ -207,7 +207,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	}
 	if f.json {
 		if err := writeJSON(out, rep); err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 	} else {
 		switch pr.Outcome {

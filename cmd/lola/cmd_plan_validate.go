@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
@@ -74,28 +75,29 @@ printed); 2 usage error, or FILE cannot be opened; 1 internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eq, err := pathrule.ParseEquality(fsName)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			in, closeIn, err := openValidateInput(cmd, args[0])
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			defer closeIn()
 			v, err := validatePlanInput(in, eq)
 			out := cmd.OutOrStdout()
-			violations := rejection.All(err)
-			if err != nil && len(violations) == 0 {
-				return withCode(exitInternal, err)
+			code := exitcode.ForValidate(err)
+			if code == exitcode.Internal {
+				return exitcode.Wrap(code, err)
 			}
+			violations := rejection.All(err)
 			if asJSON {
 				if err := writeValidateJSON(out, err); err != nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
 			} else {
 				writeValidateText(out, v, violations)
 			}
-			if len(violations) > 0 {
-				return withCode(exitRejected, fmt.Errorf("plan rejected: %s", countText(len(violations), "violation")))
+			if code != exitcode.OK {
+				return exitcode.Wrap(code, fmt.Errorf("plan rejected: %s", countText(len(violations), "violation")))
 			}
 			return nil
 		},

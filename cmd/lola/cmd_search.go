@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ together is a usage error (exit 2).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if onlyMod && onlyMarket {
-				return withCode(exitUsage, errors.New("--mod and --market are mutually exclusive"))
+				return exitcode.Wrap(exitcode.Usage, errors.New("--mod and --market are mutually exclusive"))
 			}
 			return runSearch(cmd, args[0], !onlyMarket, !onlyMod)
 		},
@@ -63,7 +64,7 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		}
 		hits, err := s.Search(query)
 		if err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 		var lines []string
 		for _, l := range hits {
@@ -86,7 +87,7 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		}
 		hits, err := r.Search(query)
 		if err != nil {
-			return marketExit(err)
+			return exitcode.Wrap(exitcode.ForMarket(err), err)
 		}
 		if len(hits) > 0 {
 			fmt.Fprintf(out, "Marketplaces (%s)\n", countText(len(hits), "module"))

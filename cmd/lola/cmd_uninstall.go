@@ -96,10 +96,10 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	assistants := []string{f.assistant}
 	if f.assistant == "" {
 		if assistants, err = install.InstalledAssistants(o); err != nil {
-			return withCode(exitcode.ForInstall(install.Report{}, err), err)
+			return exitcode.Wrap(exitcode.ForInstall(install.Report{}, err), err)
 		}
 		if len(assistants) > 1 && !f.force && !f.dryRun && !confirmUninstallAll(cmd, o.Module, assistants) {
-			return withCode(exitUsage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",
 				shown(o.Module), len(assistants), shown(strings.Join(assistants, ", "))))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/reinstall"
 	"github.com/lola-pm/lola/schema"
@@ -86,8 +87,9 @@ install's code, as 'lola install' has them.`,
 			}
 			if err != nil {
 				if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
+				code := exitcode.ForStopped(res.Failed.Report, res.Failed.Err)
 				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 				for _, r := range res.Remaining {
 					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", shown(r.Module), shown(r.Assistant), updateWhere(r))
@@ -95,8 +97,8 @@ install's code, as 'lola install' has them.`,
 				if !res.Correlation.IsZero() {
 					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 				}
-				if ferr == nil {
-					ferr = withCode(exitInternal, err)
+				if ferr == nil { // the report said nothing of the failure: the run's error does
+					ferr = exitcode.Wrap(code, err)
 				}
 				return ferr
 			}

@@ -30,7 +30,7 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, ve
 	jr := install.Summarize(rep, err)
 	if asJSON {
 		if werr := writeJSON(out, jr); werr != nil {
-			return withCode(exitInternal, werr)
+			return exitcode.Wrap(exitcode.Internal, werr)
 		}
 	} else {
 		printInstallReport(out, errOut, rep, jr, verbose)
@@ -41,12 +41,12 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, ve
 			err = fmt.Errorf("module %s not found in the store (lola mod ls lists it; lola mod add SOURCE adds one)", rep.Module)
 		}
 		if asJSON {
-			return withCode(code, errors.New(""))
+			return exitcode.Wrap(code, errors.New(""))
 		}
-		return withCode(code, err)
+		return exitcode.Wrap(code, err)
 	}
 	if rep.Result == nil {
-		return withCode(code, errors.New("the install produced no result"))
+		return exitcode.Wrap(code, errors.New("the install produced no result"))
 	}
 	return pipelineExit(code, *rep.Result, rep.Root, asJSON, errOut)
 }

@@ -13,9 +13,16 @@
 //     from pipeline.Apply.
 //   - ForInstall maps what an install or uninstall returned (host/install),
 //     every sentinel of host/install to the code its doc names.
+//   - ForModule, ForSource, ForResolve, ForMarket and ForExtAdd map what
+//     the module store, the marketplace registry and extension intake
+//     return; ForStopped, ForSync and ForSyncFile the runs of several
+//     installs; ForValidate, ForRecover, ForVerify and ForExtTest the plan,
+//     recovery, audit and golden-test commands. Each doc names the code of
+//     every error it tells apart.
 //   - An *Error carries the code a host operation decided where the failure
-//     arose (host/extrun returns them); Of reads it back, and is Internal
-//     for any other error.
+//     arose (host/extrun returns them, the CLI wraps what it maps); Of reads
+//     it back, and is Internal for any other error. The mappings that take
+//     an error keep an *Error's code where their doc says so.
 //
 // Non-guarantees: errors that are not typed host results (cobra's flag
 // errors, say) are the caller's to map, normally to Usage. The messages
