@@ -105,7 +105,7 @@ Exit status: 0 applied (or dry run); 2 usage (bad flags, EXT not an
 extension, bad request file, a native extension under --dry-run without
 --trust-native); 3 the plan was rejected (nothing applied); 4 the
 extension failed (non-zero exit, a limit, output that is not a plan;
-nothing applied); 5 applied then rolled back (the tree is pre-plan); 6
+nothing applied), or its pin or trust refused it (nothing ran); 5 applied then rolled back (the tree is pre-plan); 6
 rollback failed (the tree is in neither state).`,
 		Example: `  # Show what a tier-1 extension would do, without applying anything
   lola ext run --root . --dry-run ./dist/my-target.wasm

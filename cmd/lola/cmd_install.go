@@ -110,7 +110,8 @@ Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
 2 usage (unknown assistant, bad scope or project, a hook outside the module,
 an --append-context file not found, --dry-run of a native target); 3 the plan was rejected (nothing applied); 4 the
 pre-install hook or the target extension failed, or the target's pin or
-trust refused it (extension.changed, extension.unsigned; nothing ran); 5
+trust refused it (extension.changed, extension.unsigned, a native target
+not added with lola ext add; nothing ran); 5
 applied then rolled back; 6 rollback failed.`,
 		Example: `  # Install into the current project for Claude Code
   lola install my-skills -a claude-code

@@ -55,8 +55,8 @@ extension's stderr (its log) when it succeeded; a failure always shows it.
 --dry-run shows the tree diff and changes nothing (tier-1 targets only).
 
 Exit status: 0 uninstalled; 2 usage (not installed there, unknown module or
-assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
-6 rollback failed.`,
+assistant); 3 the plan was rejected; 4 the target failed, or its pin or
+trust refused it (nothing ran); 5 rolled back; 6 rollback failed.`,
 		Example: `  # Remove my-skills from Claude Code in this project
   lola uninstall my-skills -a claude-code
 

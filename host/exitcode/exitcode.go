@@ -123,8 +123,10 @@ func ForApply(err error) int {
 // invalid hook, a dry run of a native target, a module not installed
 // there, or a refused --append-context is 2; a failed pre-install hook
 // is 4; a target that produced no plan is ForChild of its run (4 when it
-// did not run); a target its pin or the trust policy refused
-// (extension.changed, extension.unsigned) is 4, as for ext run, since it
+// did not run); a target refused before it ran by its pin or the trust
+// policy (install.ErrTargetRefused: a changed artifact, a native one
+// nothing pins, one the policy does not vouch for; or a rule
+// extension.changed or extension.unsigned) is 4, as for ext run, since it
 // never ran; any other rejection is 3; anything else 1.
 func ForInstall(rep install.Report, err error) int {
 	switch {
@@ -146,7 +148,7 @@ func ForInstall(rep install.Report, err error) int {
 			return ForChild(rep.Launched.Child)
 		}
 		return Extension
-	case pinRefused(err):
+	case errors.Is(err, install.ErrTargetRefused), pinRefused(err):
 		return Extension
 	case len(rejection.All(err)) > 0:
 		return Rejected

@@ -96,6 +96,8 @@ func TestForInstall(t *testing.T) {
 		{"target failed, killed", install.Report{Launched: killed}, wrap(install.ErrTargetFailed), Extension},
 		{"target failed, plan refused by policy", install.Report{Launched: refusedByPolicy}, wrap(install.ErrTargetFailed), Rejected},
 		{"pin changed", install.Report{}, wrap(rejection.New(schema.RuleExtensionChanged, "x")), Extension},
+		{"refused before it ran", install.Report{}, wrap(install.ErrTargetRefused), Extension},
+		{"refused by a path rule before it ran", install.Report{}, errors.Join(install.ErrTargetRefused, rejection.New(schema.RulePathSymlink, "x")), Extension},
 		{"unsigned", install.Report{}, wrap(rejection.New(schema.RuleExtensionUnsigned, "x")), Extension},
 		{"other rejection", install.Report{}, wrap(rejection.New(schema.RulePathSymlink, "x")), Rejected},
 		{"untyped", install.Report{}, errors.New("x"), Internal},
