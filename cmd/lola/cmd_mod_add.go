@@ -42,6 +42,11 @@ folding. Sizes are bounded: 2000 entries, 8 MiB per file, 64 MiB in all,
 renamed into the store: a refused add leaves the store as it was. An
 archive whose entries all lie in one top-level folder is unwrapped.
 
+The module's content is module/ when SOURCE has that folder, else its
+root; --module-content DIR (or --content-path DIR) takes DIR inside SOURCE
+as it is, and '/' (or '.') the root even where a module/ folder is. The
+choice is recorded: lola mod update reads the new content the same way.
+
 NAME defaults to the source's base name without .git or the archive
 extension, lower-cased; it must match ^[a-z0-9][a-z0-9._-]{0,62}$.
 An existing module is not replaced unless --force (then atomically).
@@ -117,7 +122,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 	c.Flags().BoolVar(&force, "force", false, "replace an existing module of that name")
 	c.Flags().StringVar(&ref, "ref", "", "git only: branch, tag, full ref or 40-hex commit to check out")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the added module as JSON")
-	c.Flags().StringVar(&content, "module-content", "", "the module's directory inside SOURCE (a monorepo's packages/skills); '/' or empty: auto (module/, else the root)")
+	c.Flags().StringVar(&content, "module-content", "", "the module's content directory inside SOURCE, as it is (a monorepo's packages/skills); '/' or '.': the root, even where a module/ folder is; default: module/ when present, else the root")
 	c.Flags().StringVar(&content, "content-path", "", "same as --module-content")
 	return c
 }

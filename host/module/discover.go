@@ -95,16 +95,32 @@ type Hooks struct {
 // hooks would otherwise silently not run); malformed frontmatter or
 // mcps.json only loses the description or the server names, as today.
 func Discover(dir, name string) (Layout, error) {
-	var l Layout
-	content := dir
-	if fi, err := os.Lstat(filepath.Join(dir, contentSubdir)); err == nil {
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return l, entryViolation(schema.RulePathSymlink, contentSubdir, "symbolic link")
-		}
-		if fi.IsDir() {
-			content, l.ContentDir = filepath.Join(dir, contentSubdir), contentSubdir
-		}
+	ok, err := hasContentSubdir(dir)
+	if err != nil || !ok {
+		return discoverContent(dir, name)
 	}
+	l, err := discoverContent(filepath.Join(dir, contentSubdir), name)
+	l.ContentDir = contentSubdir
+	return l, err
+}
+
+// hasContentSubdir reports whether dir holds a module/ directory (a
+// symbolic link there is path.symlink).
+func hasContentSubdir(dir string) (bool, error) {
+	fi, err := os.Lstat(filepath.Join(dir, contentSubdir))
+	if err != nil {
+		return false, nil
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return false, entryViolation(schema.RulePathSymlink, contentSubdir, "symbolic link")
+	}
+	return fi.IsDir(), nil
+}
+
+// discoverContent is Discover of the content directory content itself: a
+// module/ folder in it is content like any other.
+func discoverContent(content, name string) (Layout, error) {
+	var l Layout
 	var err error
 	if l.Skills, err = discoverSkills(content); err != nil {
 		return l, err

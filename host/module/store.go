@@ -158,9 +158,15 @@ type AddOptions struct {
 	Cloner   Cloner  // required for git sources
 	Fetcher  Fetcher // required for archive URLs
 	Observer remote.HopObserver
-	// Content is the module's directory inside the source, a relative
-	// slash path (a monorepo's packages/skills); "" or "/" the source's
-	// root (where module/ is still preferred when present).
+	// Content is the module's content directory inside the source: a
+	// relative slash path (a monorepo's packages/skills), or "/" (also
+	// "." or "./") for the source's root; that directory is the content as
+	// it is, a module/ folder in it being content like any other, as
+	// today's Lola's --module-content has it. "" discovers it: module/
+	// when present, else the root (for an archive, also its one top-level
+	// folder). An explicit content directory holding a module/ folder is
+	// stored beneath a module/ folder of its own, so that Get, which
+	// discovers, reads it back as it was added.
 	Content string
 }
 
@@ -224,17 +230,20 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s source: %w", src.kind, err)
 	}
-	root := tree
-	if o.Content != "" && o.Content != "/" {
-		if root, err = contentDir(tree, o.Content); err != nil {
-			return nil, err
-		}
+	root, explicit, err := contentRoot(tree, o.Content)
+	if err != nil {
+		return nil, err
 	}
-	l, err := Discover(root, name.String())
-	if errors.Is(err, ErrNotModule) && o.Content == "" && src.archived() {
-		if sub := singleDir(tree); sub != "" {
-			root = sub
-			l, err = Discover(root, name.String())
+	var l Layout
+	if explicit {
+		l, err = discoverContent(root, name.String())
+	} else {
+		l, err = Discover(root, name.String())
+		if errors.Is(err, ErrNotModule) && src.archived() {
+			if sub := singleDir(tree); sub != "" {
+				root = sub
+				l, err = Discover(root, name.String())
+			}
 		}
 	}
 	if err != nil {
@@ -242,6 +251,11 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	}
 	if err := checkHooks(root, l); err != nil {
 		return nil, err
+	}
+	if explicit {
+		if root, err = keepContent(staging, root, &l); err != nil {
+			return nil, err
+		}
 	}
 	replaced, err := place(root, target, o.Force)
 	if err != nil {
