@@ -196,12 +196,21 @@ func Wrap(code int, err error) error {
 // its chain, and 1 for any other error (a failure nobody decided a code
 // for is an internal one).
 func Of(err error) int {
+	if c, ok := decided(err); ok {
+		return c
+	}
+	return Internal
+}
+
+// decided is the code already decided for err: 0 for nil, the Code of the
+// first *Error in its chain; ok is false for any other error.
+func decided(err error) (code int, ok bool) {
 	if err == nil {
-		return OK
+		return OK, true
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Code
+		return e.Code, true
 	}
-	return Internal
+	return 0, false
 }

@@ -78,12 +78,7 @@ func TestForInstall(t *testing.T) {
 	wrap := func(e error) error { return fmt.Errorf("install: x: %w", e) }
 	refusedByPolicy := &pipeline.Launched{Child: child.Result{Outcome: child.OutcomePlanRefused, Err: rejection.New(schema.RuleRemoteMethod, "x")}}
 	killed := &pipeline.Launched{Child: child.Result{Outcome: child.OutcomeKilledDeadline}}
-	for _, tc := range []struct {
-		name string
-		rep  install.Report
-		err  error
-		want int
-	}{
+	checkReportCodes(t, ForInstall, []reportCase{
 		{"module not found", install.Report{}, wrap(install.ErrModuleNotFound), Internal},
 		{"usage", install.Report{}, wrap(install.ErrUsage), Usage},
 		{"unknown assistant", install.Report{}, wrap(install.ErrUnknownAssistant), Usage},
@@ -107,8 +102,21 @@ func TestForInstall(t *testing.T) {
 		{"rejected", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRejected}}, nil, Rejected},
 		{"rolled back", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRolledBack}}, nil, RolledBack},
 		{"rollback failed", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRollbackFailed}}, nil, RollbackFailed},
-	} {
-		if got := ForInstall(tc.rep, tc.err); got != tc.want {
+	})
+}
+
+// reportCase is what an install or uninstall returned, and its code.
+type reportCase struct {
+	name string
+	rep  install.Report
+	err  error
+	want int
+}
+
+func checkReportCodes(t *testing.T, f func(install.Report, error) int, cases []reportCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := f(tc.rep, tc.err); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}

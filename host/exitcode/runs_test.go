@@ -23,22 +23,13 @@ func TestForStopped(t *testing.T) {
 	committed := install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeCommitted}}
 	rolledBack := install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRolledBack}}
 	killed := install.Report{Launched: &pipeline.Launched{Child: child.Result{Outcome: child.OutcomeKilledDeadline}}}
-	for _, tc := range []struct {
-		name string
-		rep  install.Report
-		err  error
-		want int
-	}{
+	checkReportCodes(t, ForStopped, []reportCase{
 		{"committed, yet stopped", committed, nil, Internal},
 		{"rolled back", rolledBack, nil, RolledBack},
 		{"target killed", killed, wrapped(install.ErrTargetFailed), Extension},
 		{"not installed", install.Report{}, wrapped(install.ErrNotInstalled), Usage},
 		{"cleanup failed", committed, anyOther, Internal},
-	} {
-		if got := ForStopped(tc.rep, tc.err); got != tc.want {
-			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
-		}
-	}
+	})
 }
 
 func TestForSyncFile(t *testing.T) {
@@ -55,12 +46,7 @@ func TestForSyncFile(t *testing.T) {
 // install's mapping has none.
 func TestForSync(t *testing.T) {
 	refused := install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRejected}}
-	for _, tc := range []struct {
-		name string
-		rep  install.Report
-		err  error
-		want int
-	}{
+	checkReportCodes(t, ForSync, []reportCase{
 		{"module not found", install.Report{}, wrapped(install.ErrModuleNotFound), Internal},
 		{"no matching version", install.Report{}, wrapped(sync.ErrVersion), Internal},
 		{"plan rejected", refused, nil, Rejected},
@@ -70,11 +56,7 @@ func TestForSync(t *testing.T) {
 		{"marketplace name taken", install.Report{}, wrapped(market.ErrExists), Usage},
 		{"other", install.Report{}, anyOther, Internal},
 		{"committed, yet stopped", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeCommitted}}, nil, Internal},
-	} {
-		if got := ForSync(tc.rep, tc.err); got != tc.want {
-			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
-		}
-	}
+	})
 }
 
 func TestForValidate(t *testing.T) {

@@ -21,14 +21,12 @@ import (
 // that does not exist or is no directory (module.InspectDir), is 1, as
 // today's Lola exits (scripts test it); anything else is 1.
 func ForModule(err error) int {
-	var e *Error
+	if c, ok := decided(err); ok {
+		return c
+	}
 	var le *module.LimitError
 	var inUse *install.InUseError
 	switch {
-	case err == nil:
-		return OK
-	case errors.As(err, &e):
-		return e.Code
 	case len(rejection.All(err)) > 0, errors.As(err, &le), errors.Is(err, module.ErrNotModule),
 		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):
 		return Rejected
@@ -77,12 +75,10 @@ func ForResolve(err error) int {
 // unknown marketplace 1 (today's Lola), and anything else 1. A code decided
 // where the failure arose is kept.
 func ForMarket(err error) int {
-	var e *Error
+	if c, ok := decided(err); ok {
+		return c
+	}
 	switch {
-	case err == nil:
-		return OK
-	case errors.As(err, &e):
-		return e.Code
 	case len(rejection.All(err)) > 0, errors.Is(err, market.ErrCatalog):
 		return Rejected
 	case errors.Is(err, market.ErrExists), errors.Is(err, module.ErrName):
@@ -98,14 +94,11 @@ func ForMarket(err error) int {
 // (no manifest, a bad name, nothing built, an unknown extension) is the
 // request's, 2.
 func ForExtAdd(err error) int {
-	var e *Error
+	if c, ok := decided(err); ok {
+		return c
+	}
 	var le *module.LimitError
-	switch {
-	case err == nil:
-		return OK
-	case errors.As(err, &e):
-		return e.Code
-	case len(rejection.All(err)) > 0, errors.As(err, &le):
+	if len(rejection.All(err)) > 0 || errors.As(err, &le) {
 		return Rejected
 	}
 	return Usage

@@ -33,16 +33,16 @@ func checkCodes(t *testing.T, f func(error) int, cases []codeCase) {
 func wrapped(e error) error { return fmt.Errorf("context: %w", e) }
 
 var (
-	aRule    = rejection.New(schema.RulePathTraversal, "x")
-	aLimit   = &module.LimitError{Limit: module.LimitFiles, Max: 1}
-	decided  = Wrap(Extension, errors.New("the remote client could not be set up"))
-	anyOther = errors.New("disk on fire")
+	aRule      = rejection.New(schema.RulePathTraversal, "x")
+	aLimit     = &module.LimitError{Limit: module.LimitFiles, Max: 1}
+	decidedErr = Wrap(Extension, errors.New("the remote client could not be set up"))
+	anyOther   = errors.New("disk on fire")
 )
 
 func TestForModule(t *testing.T) {
 	checkCodes(t, ForModule, []codeCase{
 		{"nil", nil, OK},
-		{"decided where it arose", wrapped(decided), Extension},
+		{"decidedErr where it arose", wrapped(decidedErr), Extension},
 		{"rule", wrapped(aRule), Rejected},
 		{"bound", wrapped(aLimit), Rejected},
 		{"not a module", wrapped(module.ErrNotModule), Rejected},
@@ -85,7 +85,7 @@ func TestForResolve(t *testing.T) {
 		{"no source record", wrapped(modsource.ErrNoRecord), Usage},
 		{"fetch refused the module", wrapped(module.ErrNotModule), Rejected},
 		{"fetch over a bound", wrapped(aLimit), Rejected},
-		{"decided where it arose", wrapped(decided), Extension},
+		{"decidedErr where it arose", wrapped(decidedErr), Extension},
 		{"other", anyOther, Internal},
 	})
 }
@@ -93,7 +93,7 @@ func TestForResolve(t *testing.T) {
 func TestForMarket(t *testing.T) {
 	checkCodes(t, ForMarket, []codeCase{
 		{"nil", nil, OK},
-		{"decided where it arose", wrapped(decided), Extension},
+		{"decidedErr where it arose", wrapped(decidedErr), Extension},
 		{"rule", wrapped(aRule), Rejected},
 		{"catalog refused", wrapped(market.ErrCatalog), Rejected},
 		{"exists", wrapped(market.ErrExists), Usage},
@@ -106,7 +106,7 @@ func TestForMarket(t *testing.T) {
 func TestForExtAdd(t *testing.T) {
 	checkCodes(t, ForExtAdd, []codeCase{
 		{"nil", nil, OK},
-		{"decided where it arose", wrapped(decided), Extension},
+		{"decidedErr where it arose", wrapped(decidedErr), Extension},
 		{"rule", wrapped(aRule), Rejected},
 		{"pin changed", wrapped(rejection.New(schema.RuleExtensionChanged, "x")), Rejected},
 		{"bound", wrapped(aLimit), Rejected},
