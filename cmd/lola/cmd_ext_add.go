@@ -126,7 +126,7 @@ remote.redirect, remote.bound, module.*).`,
 
 // extPrintPinned prints what was pinned: one line, then one per artifact.
 func extPrintPinned(out io.Writer, verb string, a *extension.Added) {
-	fmt.Fprintf(out, "%s %s %s from %s\n", verb, a.Name, a.Entry.Version, shownText(a.Entry.Source))
+	fmt.Fprintf(out, "%s %s %s from %s\n", verb, shown(a.Name), shown(a.Entry.Version), shownText(a.Entry.Source))
 	for _, t := range extension.Tiers() {
 		la := a.Entry.Artifacts[t]
 		if la == nil {

@@ -75,6 +75,9 @@ Exit status: 0 shown (also for a folder holding no module, which is said);
 			modPrintInfo(out, m.Name().String(), l)
 			if source != nil {
 				fmt.Fprintf(out, "\nSource\n  type: %s\n  location: %s\n", shown(source.Kind), shownText(source.Source))
+				if source.Content != "" { // --module-content as given; the store may keep it in module/
+					fmt.Fprintf(out, "  content: %s\n", shownText(source.Content))
+				}
 				if source.Ref != "" {
 					fmt.Fprintf(out, "  ref: %s\n", shown(source.Ref))
 				}

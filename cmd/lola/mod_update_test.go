@@ -128,6 +128,9 @@ func TestModAddModuleContentRootForcesRoot(t *testing.T) {
 			t.Errorf("%s: skills %q, want %q", name, got, want)
 		}
 	}
+	if code, out, _ := runModCLI(t, "info", "root"); code != exitOK || !strings.Contains(out, "Source\n  type: folder\n  location: "+src+"\n  content: /\n") {
+		t.Errorf("info root does not name the content chosen:\n%s", out)
+	}
 	modWriteFiles(t, src, map[string]string{"skills/outer2/SKILL.md": "---\ndescription: outer2\n---\n"})
 	if code, out, errs := runModCLI(t, "update", "root"); code != exitOK {
 		t.Fatalf("update: %d %s %s", code, out, errs)
