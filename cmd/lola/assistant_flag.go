@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 )
 
@@ -16,7 +17,7 @@ import (
 func checkAssistantFlag(names []string, also func(string) bool) error {
 	home, err := config.Home()
 	if err != nil {
-		return withCode(exitUsage, err)
+		return exitcode.Wrap(exitcode.Usage, err)
 	}
 	for _, n := range names {
 		if n == "" || (also != nil && also(n)) {
@@ -24,9 +25,9 @@ func checkAssistantFlag(names []string, also func(string) bool) error {
 		}
 		if err := extension.CheckTarget(home, n); err != nil {
 			if errors.Is(err, extension.ErrNotTarget) {
-				return withCode(exitUsage, fmt.Errorf("Invalid value for '-a' / '--assistant': %w (see lola ext ls)", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("Invalid value for '-a' / '--assistant': %w (see lola ext ls)", err))
 			}
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 	}
 	return nil

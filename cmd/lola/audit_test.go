@@ -190,12 +190,12 @@ func TestAuditVerifyCatchesAnEditedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runAuditCLI(t, "audit", "verify", "--home", home)
-	if code != auditBroken || !strings.Contains(stderr, "chain broken at seq 4") {
+	if code != exitInternal || !strings.Contains(stderr, "chain broken at seq 4") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	code, out, _ := runAuditCLI(t, "audit", "verify", "--home", home, "--json")
 	var v map[string]any
-	if code != auditBroken || json.Unmarshal([]byte(out), &v) != nil || v["intact"] != false || v["seq"] != float64(4) || v["problem"] != "prev-hash" {
+	if code != exitInternal || json.Unmarshal([]byte(out), &v) != nil || v["intact"] != false || v["seq"] != float64(4) || v["problem"] != "prev-hash" {
 		t.Fatalf("exit %d, json %s", code, out)
 	}
 }
@@ -209,7 +209,7 @@ func TestAuditVerifyCatchesATruncatedLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runAuditCLI(t, "audit", "verify", "--home", home)
-	if code != auditBroken || !strings.Contains(stderr, "seq 8") || !strings.Contains(stderr, "truncated") {
+	if code != exitInternal || !strings.Contains(stderr, "seq 8") || !strings.Contains(stderr, "truncated") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	// show still prints what precedes the torn line, and says so.
@@ -294,18 +294,18 @@ func TestAuditVerifySeesTheTailThroughTheAnchor(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runAuditCLI(t, "audit", "verify", "--home", home)
-	if code != auditBroken || !strings.Contains(stderr, "audit log truncated: the anchor names seq 8 but the log ends at seq 7") {
+	if code != exitInternal || !strings.Contains(stderr, "audit log truncated: the anchor names seq 8 but the log ends at seq 7") {
 		t.Fatalf("truncated: exit %d, stderr %q", code, stderr)
 	}
 	code, out, _ = runAuditCLI(t, "audit", "verify", "--home", home, "--json")
 	var v map[string]any
-	if code != auditBroken || json.Unmarshal([]byte(out), &v) != nil || v["problem"] != "truncated" || v["seq"] != float64(8) {
+	if code != exitInternal || json.Unmarshal([]byte(out), &v) != nil || v["problem"] != "truncated" || v["seq"] != float64(8) {
 		t.Fatalf("truncated --json: exit %d, %s", code, out)
 	}
 	// Every record removed, the file too: not "no audit log yet".
 	os.Remove(path)
 	code, _, stderr = runAuditCLI(t, "audit", "verify", "--home", home)
-	if code != auditBroken || !strings.Contains(stderr, "ends at seq 0") {
+	if code != exitInternal || !strings.Contains(stderr, "ends at seq 0") {
 		t.Fatalf("log removed: exit %d, stderr %q", code, stderr)
 	}
 }

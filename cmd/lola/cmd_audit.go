@@ -14,18 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
 
 func init() { topCommands = append(topCommands, newAuditCmd) }
-
-// auditBroken is the exit code of `lola audit verify` on a broken chain. It
-// is exitInternal (1) on purpose: the closed set has no member for "the log
-// is not intact", the failure is not a plan rejection (3), and 1 already
-// means "something is wrong that is not your plan"; the message names the
-// sequence number.
-const auditBroken = exitInternal
 
 func newAuditCmd() *cobra.Command {
 	var home string
@@ -45,13 +39,13 @@ logged with the rules that refused them. Records are hash-chained.`,
 		if home != "" {
 			abs, err := filepath.Abs(home)
 			if err != nil {
-				return "", withCode(exitUsage, fmt.Errorf("--home: %w", err))
+				return "", exitcode.Wrap(exitcode.Usage, fmt.Errorf("--home: %w", err))
 			}
 			return filepath.Join(abs, audit.FileName), nil
 		}
 		p, err := audit.DefaultPath()
 		if err != nil {
-			return "", withCode(exitInternal, err)
+			return "", exitcode.Wrap(exitcode.Internal, err)
 		}
 		return p, nil
 	}
@@ -75,7 +69,7 @@ show does not check the hash chain; 'lola audit verify' does.`,
 			if corr != "" {
 				c, err := audit.ParseCorrelation(corr)
 				if err != nil {
-					return withCode(exitUsage, fmt.Errorf("--correlation: %w", err))
+					return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--correlation: %w", err))
 				}
 				f.Correlation = c
 			}
@@ -102,13 +96,13 @@ show does not check the hash chain; 'lola audit verify' does.`,
 					records = []audit.Entry{}
 				}
 				if err := writeJSON(out, map[string]any{"records": records}); err != nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
 			} else if missing {
 				fmt.Fprintln(out, "no audit log yet")
 			}
 			if scanErr != nil {
-				return withCode(exitInternal, fmt.Errorf("%w (records before it were shown; run 'lola audit verify')", scanErr))
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("%w (records before it were shown; run 'lola audit verify')", scanErr))
 			}
 			return nil
 		},
@@ -163,14 +157,14 @@ anchor is reported and is not an error.`,
 				if asJSON {
 					if jerr := writeJSON(out, map[string]any{"intact": false, "exists": true,
 						"seq": ce.Seq, "line": ce.Line, "problem": ce.Problem, "detail": ce.Error()}); jerr != nil {
-						return withCode(exitInternal, jerr)
+						return exitcode.Wrap(exitcode.Internal, jerr)
 					}
-					return withCode(auditBroken, errors.New(ce.Error()))
+					return exitcode.Wrap(exitcode.ForVerify(err), errors.New(ce.Error()))
 				}
-				return withCode(auditBroken, errors.New(ce.Error()))
+				return exitcode.Wrap(exitcode.ForVerify(err), errors.New(ce.Error()))
 			}
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			if asJSON {
 				return jsonOrInternal(out, map[string]any{"intact": true, "exists": true, "records": head.Records, "head": head.Hash, "repairs": head.Repairs,
@@ -210,7 +204,7 @@ func writeJSON(w io.Writer, v any) error {
 
 func jsonOrInternal(w io.Writer, v any) error {
 	if err := writeJSON(w, v); err != nil {
-		return withCode(exitInternal, err)
+		return exitcode.Wrap(exitcode.Internal, err)
 	}
 	return nil
 }
@@ -231,15 +225,15 @@ func printEntry(w io.Writer, e audit.Entry) {
 			fmt.Fprintf(w, " layers=%s", strings.Join(parts, ","))
 		}
 		if p.Root != "" {
-			fmt.Fprintf(w, " root=%s", p.Root)
+			fmt.Fprintf(w, " root=%s", shownText(p.Root))
 		}
 		fmt.Fprintf(w, " intents=%d\n", len(p.Intents))
 		printIntents(w, p.Intents)
 	case e.Override != nil:
 		o := e.Override
-		fmt.Fprintf(w, "  %s %s", o.Action, strings.Join(o.Paths, ", "))
+		fmt.Fprintf(w, "  %s %s", o.Action, shownText(strings.Join(o.Paths, ", ")))
 		if o.LinkTarget != "" {
-			fmt.Fprintf(w, " (link -> %s)", extRunEscape(o.LinkTarget))
+			fmt.Fprintf(w, " (link -> %s)", shownText(o.LinkTarget))
 		}
 		fmt.Fprintln(w)
 	case e.Run != nil:
@@ -260,13 +254,13 @@ func printEntry(w io.Writer, e audit.Entry) {
 		ev := e.Event
 		fmt.Fprintf(w, "  %s%s", ev.Kind, refText(ev.Intent))
 		if ev.Path != "" {
-			fmt.Fprintf(w, " %s", ev.Path)
+			fmt.Fprintf(w, " %s", shownText(ev.Path))
 		}
 		for _, d := range ev.Unparsed {
 			fmt.Fprintf(w, " %s=<not logged: %d bytes, sha256 %s>", d.Field, d.Bytes, d.SHA256)
 		}
 		if ev.Kind == audit.EventHop {
-			fmt.Fprintf(w, " hop %d %s dialled %s", ev.Hop, ev.Host, ev.Dialled)
+			fmt.Fprintf(w, " hop %d %s dialled %s", ev.Hop, shownText(ev.Host), shownText(ev.Dialled))
 		}
 		if len(ev.Rules) > 0 {
 			fmt.Fprintf(w, " rules=%s", rulesText(ev.Rules))
@@ -295,7 +289,7 @@ func printEntry(w io.Writer, e audit.Entry) {
 		}
 		fmt.Fprintln(w)
 		for _, d := range o.Mkdir {
-			fmt.Fprintf(w, "    mkdir %s\n", d)
+			fmt.Fprintf(w, "    mkdir %s\n", shownText(d))
 		}
 		for _, d := range o.Unparsed {
 			fmt.Fprintf(w, "    mkdir <not logged: %d bytes, sha256 %s>\n", d.Bytes, d.SHA256)
@@ -327,7 +321,7 @@ func printEntry(w io.Writer, e audit.Entry) {
 
 func printIntents(w io.Writer, ins []audit.IntentEntry) {
 	for _, in := range ins {
-		fmt.Fprintf(w, "    intent #%d %-6s %s", in.Index, in.Op, strings.Join(in.Paths, " -> "))
+		fmt.Fprintf(w, "    intent #%d %-6s %s", in.Index, in.Op, shownText(strings.Join(in.Paths, " -> ")))
 		if in.SHA256 != "" {
 			fmt.Fprintf(w, " sha256=%s", in.SHA256)
 		}
@@ -338,13 +332,13 @@ func printIntents(w io.Writer, ins []audit.IntentEntry) {
 			fmt.Fprint(w, " executable")
 		}
 		if in.URL != "" {
-			fmt.Fprintf(w, " url=%s", in.URL)
+			fmt.Fprintf(w, " url=%s", shownText(in.URL))
 		}
 		if in.Method != "" && in.Method != "GET" {
-			fmt.Fprintf(w, " method=%s", in.Method)
+			fmt.Fprintf(w, " method=%s", shown(in.Method))
 		}
 		if in.Ref != "" {
-			fmt.Fprintf(w, " ref=%s", in.Ref)
+			fmt.Fprintf(w, " ref=%s", shown(in.Ref))
 		}
 		if in.Depth != 0 {
 			fmt.Fprintf(w, " depth=%d", in.Depth)
@@ -364,9 +358,9 @@ func printIntents(w io.Writer, ins []audit.IntentEntry) {
 
 func extName(e audit.ExtensionEntry) string {
 	if e.Version == "" {
-		return e.Name
+		return shown(e.Name)
 	}
-	return e.Name + "@" + e.Version
+	return shown(e.Name + "@" + e.Version)
 }
 
 func capsText(cs []schema.Capability) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/spf13/cobra"
 )
 
@@ -48,7 +49,7 @@ Install it system-wide, per user, or load it into the running shell.`,
 				err = root.GenFishCompletion(out, true)
 			}
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			return nil
 		},

@@ -9,9 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
-	"github.com/lola-pm/lola/host/module"
-	"github.com/lola-pm/lola/host/rejection"
 )
 
 func init() {
@@ -23,20 +22,10 @@ func extTrust(st *lolaState) (extension.TrustPolicy, error) {
 	return extension.TrustFromConfig(st.home, st.cfg)
 }
 
-// extAddExit maps an add/update/link error to the closed exit codes: a
-// rule (path.*, remote.*, extension.changed) or an intake bound
-// (module.*) is 3, as 'mod add' exits for them; everything else a usage
-// error.
-func extAddExit(verb string, err error) error {
-	var xe *exitError
-	if errors.As(err, &xe) {
-		return withCode(xe.code, fmt.Errorf("ext %s: %w", verb, err))
-	}
-	var le *module.LimitError
-	if len(rejection.All(err)) > 0 || errors.As(err, &le) {
-		return withCode(exitRejected, fmt.Errorf("ext %s: %w", verb, err))
-	}
-	return withCode(exitUsage, fmt.Errorf("ext %s: %w", verb, err))
+// extAddError is an add/update/link error as people read it, with the
+// code exitcode.ForExtAdd decided.
+func extAddError(verb string, err error) error {
+	return exitcode.Wrap(exitcode.ForExtAdd(err), fmt.Errorf("ext %s: %w", verb, err))
 }
 
 type extAddFlags struct {
@@ -112,18 +101,18 @@ remote.redirect, remote.bound, module.*).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(f.home)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext add: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext add: %w", err))
 			}
 			tp, err := extTrust(st)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext add: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext add: %w", err))
 			}
 			o := extension.AddOptions{Name: f.name, AllowUnsigned: f.allowUnsigned, Trust: tp, Context: cmd.Context()}
 			r := &remoteOnDemand{home: f.home, announce: cmd.ErrOrStderr()}
 			o.Fetcher, o.Cloner = r, r
 			got, err := extension.Add(st.home, args[0], o)
 			if err != nil {
-				return extAddExit("add", err)
+				return extAddError("add", err)
 			}
 			extPrintPinned(cmd.OutOrStdout(), "added", got)
 			return nil
@@ -137,13 +126,13 @@ remote.redirect, remote.bound, module.*).`,
 
 // extPrintPinned prints what was pinned: one line, then one per artifact.
 func extPrintPinned(out io.Writer, verb string, a *extension.Added) {
-	fmt.Fprintf(out, "%s %s %s from %s\n", verb, a.Name, a.Entry.Version, extRunEscape(a.Entry.Source))
+	fmt.Fprintf(out, "%s %s %s from %s\n", verb, shown(a.Name), shown(a.Entry.Version), shownText(a.Entry.Source))
 	for _, t := range extension.Tiers() {
 		la := a.Entry.Artifacts[t]
 		if la == nil {
 			continue
 		}
-		fmt.Fprintf(out, "  %s %s sha256:%s %s\n", t, extRunEscape(la.Path), la.SHA256[:16], extVerdictText(la))
+		fmt.Fprintf(out, "  %s %s sha256:%s %s\n", t, shownText(la.Path), la.SHA256[:16], extVerdictText(la))
 	}
 }
 
@@ -167,10 +156,10 @@ Exit status: 0 removed; 2 no extension of that name was added or linked.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(home)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext rm: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext rm: %w", err))
 			}
 			if err := extension.Remove(st.home, args[0]); err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext rm: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext rm: %w", err))
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "removed %s\n", args[0])
 			return nil
@@ -216,11 +205,11 @@ refused the source (path.*, remote.*, module.*).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(f.home)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext update: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext update: %w", err))
 			}
 			tp, err := extTrust(st)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext update: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext update: %w", err))
 			}
 			in, errOut := cmd.InOrStdin(), cmd.ErrOrStderr()
 			ask := func(w extension.Widening) bool {
@@ -244,7 +233,7 @@ refused the source (path.*, remote.*, module.*).`,
 				if errors.Is(err, extension.ErrNotAccepted) {
 					err = fmt.Errorf("%w\n(re-run with --accept to grant it)", err)
 				}
-				return extAddExit("update", err)
+				return extAddError("update", err)
 			}
 			extPrintPinned(cmd.OutOrStdout(), "updated", got)
 			return nil
@@ -277,17 +266,17 @@ Exit status: 0 linked; 2 refused.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(f.home)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext link: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext link: %w", err))
 			}
 			tp, err := extTrust(st)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext link: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext link: %w", err))
 			}
 			got, err := extension.Link(st.home, args[0], extension.AddOptions{AllowUnsigned: f.allowUnsigned, Trust: tp})
 			if err != nil {
-				return extAddExit("link", err)
+				return extAddError("link", err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "linked %s (dev) to %s\n", got.Name, extRunEscape(got.Entry.Dir))
+			fmt.Fprintf(cmd.OutOrStdout(), "linked %s (dev) to %s\n", got.Name, shownText(got.Entry.Dir))
 			return nil
 		},
 	}

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/spf13/cobra"
 )
 
@@ -286,7 +287,7 @@ Sizes are reported per artifact; --json prints
 			case "both":
 				tiers = []int{1, 2}
 			default:
-				return withCode(exitUsage, fmt.Errorf("--tier must be 1, 2 or both, not %q", tier))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--tier must be 1, 2 or both, not %q", tier))
 			}
 			dir := "."
 			if len(args) == 1 {
@@ -294,18 +295,18 @@ Sizes are reported per artifact; --json prints
 			}
 			name, err := extManifestName(dir)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			lang, err := extDetectLanguage(dir)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			if err := lang.checkToolchain(); err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			built, err := extBuild(dir, name, lang, tiers, cmd.ErrOrStderr())
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/exttest"
 )
@@ -45,15 +46,15 @@ built); 3 a case failed (refused, differing, or no plan).`,
 			}
 			abs, err := filepath.Abs(dir)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			e, err := extension.Load(abs)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext test: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext test: %w", err))
 			}
 			st, err := openState(home)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext test: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext test: %w", err))
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
@@ -61,10 +62,10 @@ built); 3 a case failed (refused, differing, or no plan).`,
 				Ext: e, Update: update, Timeout: timeout, CacheDir: st.cacheDir(), ExtraEnv: extRunTestEnv,
 			})
 			if errors.Is(err, exttest.ErrNoCases) {
-				return withCode(exitUsage, fmt.Errorf("ext test: %w in %s: add a request there (see the scaffold's testdata/)", err, dir))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext test: %w in %s: add a request there (see the scaffold's testdata/)", err, dir))
 			}
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext test: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext test: %w", err))
 			}
 			out := cmd.OutOrStdout()
 			failed := 0
@@ -87,7 +88,7 @@ built); 3 a case failed (refused, differing, or no plan).`,
 				}
 			}
 			if failed > 0 {
-				return withCode(exitRejected, fmt.Errorf("ext test: %d of %d runs failed", failed, len(results)))
+				return exitcode.Wrap(exitcode.ForExtTest(results), fmt.Errorf("ext test: %d of %d runs failed", failed, len(results)))
 			}
 			return nil
 		},

@@ -14,6 +14,7 @@ import (
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/schema"
@@ -118,13 +119,13 @@ func extInfoIsDir(arg string) bool {
 func runExtInfo(cmd *cobra.Command, arg string, asJSON bool) error {
 	home, err := config.Home()
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("ext info: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %w", err))
 	}
 	var ext *extension.Extension
 	if extInfoIsDir(arg) {
 		ext, err = extension.Load(arg)
 		if err != nil {
-			return withCode(exitUsage, fmt.Errorf("ext info: %s: %w", arg, err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %s: %w", arg, err))
 		}
 	} else {
 		_, cat, err := extCatalog()
@@ -136,12 +137,12 @@ func runExtInfo(cmd *cobra.Command, arg string, asJSON bool) error {
 			if st, serr := os.Stat(arg); serr == nil && st.IsDir() {
 				err = fmt.Errorf("%w; to inspect the directory %s here, write ./%s", err, arg, arg)
 			}
-			return withCode(exitUsage, fmt.Errorf("ext info: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %w", err))
 		}
 	}
 	cfg, err := config.Load(home)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("ext info: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext info: %w", err))
 	}
 	rep := newExtInfoReport(ext, cfg, pathrule.Platform(), extension.ProbeConfinement())
 	out := cmd.OutOrStdout()
@@ -149,7 +150,7 @@ func runExtInfo(cmd *cobra.Command, arg string, asJSON bool) error {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 		return nil
 	}
@@ -193,18 +194,18 @@ func extInfoHuman(out io.Writer, r extInfoReport) {
 	p := func(label, format string, a ...any) {
 		fmt.Fprintf(out, "%-14s "+format+"\n", append([]any{label + ":"}, a...)...)
 	}
-	p("name", "%s", r.Name)
-	p("version", "%s", r.Version)
+	p("name", "%s", shown(r.Name))
+	p("version", "%s", shown(r.Version))
 	p("kind", "%s", r.Kind)
 	p("source", "%s", r.Source)
 	if r.Pin != nil {
-		p("from", "%s", extRunEscape(r.Pin.From))
+		p("from", "%s", shownText(r.Pin.From))
 		if r.Pin.Manifest != "" {
 			p("manifest", "sha256:%s", r.Pin.Manifest)
 		}
 		for _, a := range r.Pin.Artifacts {
 			v := (extension.RunPin{Verdict: a.Verdict, Signer: a.Signer}).Describe()
-			p("pin", "%s %s sha256:%s (%s)", a.Tier, extRunEscape(a.Path), a.SHA256, v)
+			p("pin", "%s %s sha256:%s (%s)", a.Tier, shownText(a.Path), a.SHA256, v)
 		}
 	} else if r.Source == extension.SourceHome {
 		p("pin", "none: not added with lola ext add (a native artifact is refused)")
@@ -217,14 +218,14 @@ func extInfoHuman(out io.Writer, r extInfoReport) {
 	fmt.Fprintln(out, "artifacts:")
 	width := 0
 	for _, a := range r.Artifacts {
-		width = max(width, len(a.Path))
+		width = max(width, len(shownText(a.Path)))
 	}
 	for _, a := range r.Artifacts {
 		state := fmt.Sprintf("%d bytes", a.Size)
 		if !a.Built {
 			state = "not built"
 		}
-		fmt.Fprintf(out, "  %-6s %-*s  %s\n", a.Tier, width, a.Path, state)
+		fmt.Fprintf(out, "  %-6s %-*s  %s\n", a.Tier, width, shownText(a.Path), state)
 	}
 	p("capabilities", "%s", extInfoList(capStrings(r.Capabilities), "none"))
 	p("paths", "declared: %s", extInfoList(r.Paths.Declared, "none (no path is granted)"))

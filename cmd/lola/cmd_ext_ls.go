@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/schema"
 )
@@ -134,11 +135,11 @@ type extProblem struct {
 func extCatalog() (home string, cat *extension.Catalog, err error) {
 	home, err = config.Home()
 	if err != nil {
-		return "", nil, withCode(exitUsage, err)
+		return "", nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	cat, err = extension.Discover(home)
 	if err != nil {
-		return "", nil, withCode(exitUsage, err)
+		return "", nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	return home, cat, nil
 }
@@ -172,7 +173,7 @@ func runExtLs(cmd *cobra.Command, asJSON bool) error {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 	} else {
 		extLsTable(out, exts)
@@ -184,7 +185,7 @@ func runExtLs(cmd *cobra.Command, asJSON bool) error {
 	for i, p := range probs {
 		msgs[i] = "ext ls: " + p.Error()
 	}
-	return withCode(exitInternal, errors.New(strings.Join(msgs, "\nlola: ")))
+	return exitcode.Wrap(exitcode.Internal, errors.New(strings.Join(msgs, "\nlola: ")))
 }
 
 func extLsTable(out io.Writer, exts []*extension.Extension) {
@@ -199,7 +200,7 @@ func extLsTable(out io.Writer, exts []*extension.Extension) {
 		if caps == "" {
 			caps = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Name(), e.Version(), e.Kind(), extTierLabel(e.Tier()), caps, e.Source(), extPinColumn(e))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", shown(e.Name()), shown(e.Version()), e.Kind(), extTierLabel(e.Tier()), caps, e.Source(), extPinColumn(e))
 	}
 	tw.Flush()
 }

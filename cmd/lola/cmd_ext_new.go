@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/spf13/cobra"
 )
 
@@ -64,26 +65,26 @@ for Rust, 'cargo generate-lockfile'; for AssemblyScript, 'npm install'.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, ok := extLanguageNamed(lang)
 			if !ok {
-				return withCode(exitUsage, fmt.Errorf("--lang must be one of %s", extLanguageNames()))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--lang must be one of %s", extLanguageNames()))
 			}
 			name := args[0]
 			if !extNameRE.MatchString(name) {
-				return withCode(exitUsage, fmt.Errorf("extension name %q must match ^[a-z][a-z0-9-]{0,62}$", name))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("extension name %q must match ^[a-z][a-z0-9-]{0,62}$", name))
 			}
 			dir := name
 			if len(args) == 2 {
 				dir = args[1]
 			}
 			if err := extRequireEmptyDir(dir); err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			data, err := extNewTemplateData(name, dir, sdkShipped, sdkGo)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			files, err := extScaffold(l.template, dir, data)
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "created %s extension %q in %s:\n", l.name, name, dir)

@@ -105,7 +105,7 @@ Exit status: 0 applied (or dry run); 2 usage (bad flags, EXT not an
 extension, bad request file, a native extension under --dry-run without
 --trust-native); 3 the plan was rejected (nothing applied); 4 the
 extension failed (non-zero exit, a limit, output that is not a plan;
-nothing applied); 5 applied then rolled back (the tree is pre-plan); 6
+nothing applied), or its pin or trust refused it (nothing ran); 5 applied then rolled back (the tree is pre-plan); 6
 rollback failed (the tree is in neither state).`,
 		Example: `  # Show what a tier-1 extension would do, without applying anything
   lola ext run --root . --dry-run ./dist/my-target.wasm
@@ -140,27 +140,27 @@ rollback failed (the tree is in neither state).`,
 
 func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 	if f.timeout <= 0 {
-		return withCode(exitUsage, fmt.Errorf("ext run: --timeout must be positive, not %s", f.timeout))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext run: --timeout must be positive, not %s", f.timeout))
 	}
 	if f.fs != pathrule.Auto {
 		if _, err := pathrule.ParseEquality(f.fs); err != nil {
-			return withCode(exitUsage, fmt.Errorf("ext run: --fs: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext run: --fs: %w", err))
 		}
 	}
 	if st, err := os.Stat(f.root); err != nil || !st.IsDir() {
-		return withCode(exitUsage, fmt.Errorf("ext run: --root %s is not a directory", f.root))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext run: --root %s is not a directory", f.root))
 	}
 	var caps *capability.Set
 	if f.caps != "" {
 		c, err := capability.ParseSet(f.caps)
 		if err != nil {
-			return withCode(exitUsage, fmt.Errorf("ext run: --caps: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext run: --caps: %w", err))
 		}
 		caps = &c
 	}
 	st, err := openState(f.home)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("ext run: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext run: %w", err))
 	}
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -173,11 +173,11 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		Warn:   func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) },
 	})
 	if res.Report == nil {
-		return withCode(exitcode.Of(err), err)
+		return exitcode.Wrap(exitcode.Of(err), err)
 	}
 	if f.json {
 		if err := writeJSON(out, res.Report); err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 	} else {
 		printExtRunReport(out, *res.Report)
@@ -187,7 +187,7 @@ func runExtRun(cmd *cobra.Command, f extRunFlags, arg string) error {
 		}
 	}
 	if res.Applied == nil {
-		return withCode(exitcode.Of(err), err)
+		return exitcode.Wrap(exitcode.Of(err), err)
 	}
 	return pipelineExit(exitcode.Of(err), *res.Applied, f.root, f.json, errOut)
 }

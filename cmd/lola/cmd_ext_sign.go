@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/signature"
 )
@@ -44,36 +45,36 @@ key's password is wrong or not given.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if key == "" {
-				return withCode(exitUsage, fmt.Errorf("ext sign: --key is required"))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: --key is required"))
 			}
 			kb, err := os.ReadFile(key)
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext sign: cannot read --key"))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: cannot read --key"))
 			}
 			k, err := signature.ParsePrivateKeyWithPassword(kb, func() ([]byte, error) { return extSignPassword(cmd) })
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext sign: --key: %w", err))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: --key: %w", err))
 			}
 			fi, err := os.Stat(args[0])
 			if err != nil || !fi.Mode().IsRegular() || fi.Size() > extSignMaxArtifact {
-				return withCode(exitUsage, fmt.Errorf("ext sign: %s is not a regular file of at most %d bytes", extRunEscape(args[0]), extSignMaxArtifact))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: %s is not a regular file of at most %d bytes", shownText(args[0]), extSignMaxArtifact))
 			}
 			art, err := os.ReadFile(args[0])
 			if err != nil {
-				return withCode(exitUsage, fmt.Errorf("ext sign: cannot read %s", extRunEscape(args[0])))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: cannot read %s", shownText(args[0])))
 			}
 			b, err := signature.Sign(k, art)
 			if err != nil {
-				return withCode(exitInternal, fmt.Errorf("ext sign: %w", err))
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext sign: %w", err))
 			}
 			out := args[0] + extension.BundleSuffix
 			if err := os.WriteFile(out, b, 0o644); err != nil {
-				return withCode(exitInternal, fmt.Errorf("ext sign: cannot write %s", extRunEscape(out)))
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext sign: cannot write %s", shownText(out)))
 			}
 			pub, _ := signature.PublicKeyPEM(k)
 			sum := sha256.Sum256(art)
 			fmt.Fprintf(cmd.OutOrStdout(), "signed %s (sha256:%s)\nwrote %s\ntrust this public key (config.yaml trust.keys):\n%s",
-				extRunEscape(args[0]), hex.EncodeToString(sum[:]), extRunEscape(out), pub)
+				shownText(args[0]), hex.EncodeToString(sum[:]), shownText(out), pub)
 			return nil
 		},
 	}

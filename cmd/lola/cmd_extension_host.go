@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/shim"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +27,7 @@ func newExtensionHostCmd() *cobra.Command {
 				return nil
 			}
 			// The shim has written its own diagnostic; add nothing.
-			return withCode(code, errors.New(""))
+			return exitcode.Wrap(code, errors.New(""))
 		},
 	}
 	return c

@@ -110,7 +110,8 @@ Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
 2 usage (unknown assistant, bad scope or project, a hook outside the module,
 an --append-context file not found, --dry-run of a native target); 3 the plan was rejected (nothing applied); 4 the
 pre-install hook or the target extension failed, or the target's pin or
-trust refused it (extension.changed, extension.unsigned; nothing ran); 5
+trust refused it (extension.changed, extension.unsigned, a native target
+not added with lola ext add; nothing ran); 5
 applied then rolled back; 6 rollback failed.`,
 		Example: `  # Install into the current project for Claude Code
   lola install my-skills -a claude-code
@@ -196,7 +197,7 @@ func runInstall(cmd *cobra.Command, f installFlags, args []string) error {
 		return err
 	}
 	if err != nil {
-		return withCode(exitcode.ForInstall(install.Report{}, err), err)
+		return exitcode.Wrap(exitcode.ForInstall(install.Report{}, err), err)
 	}
 	return nil
 }
@@ -209,25 +210,25 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 	case schema.ScopeProject, schema.ScopeUser:
 		o.Scope = schema.Scope(scope)
 	default:
-		return o, withCode(exitUsage, fmt.Errorf("--scope must be project or user, not %q", scope))
+		return o, exitcode.Wrap(exitcode.Usage, fmt.Errorf("--scope must be project or user, not %q", scope))
 	}
 	o.Module = args[0]
 	if len(args) > 1 {
 		if o.Scope == schema.ScopeUser {
-			return o, withCode(exitUsage, errors.New("PROJECT is for --scope project; a user-scope install goes into your home"))
+			return o, exitcode.Wrap(exitcode.Usage, errors.New("PROJECT is for --scope project; a user-scope install goes into your home"))
 		}
 		o.Project = args[1]
 	}
 	st, err := openState("")
 	if err != nil {
-		return o, withCode(exitUsage, err)
+		return o, exitcode.Wrap(exitcode.Usage, err)
 	}
 	o.Home, o.Config = st.home, st.cfg
 	if o.Trust, err = extTrust(st); err != nil {
-		return o, withCode(exitUsage, err)
+		return o, exitcode.Wrap(exitcode.Usage, err)
 	}
 	if o.Remote, err = st.remoteClient(); err != nil {
-		return o, withCode(exitUsage, err)
+		return o, exitcode.Wrap(exitcode.Usage, err)
 	}
 	o.ExtraEnv = installTestEnv
 	errOut := cmd.ErrOrStderr()
@@ -253,7 +254,7 @@ func installIsTerminal(w any) bool {
 // the project-scope root) with its exit code.
 func openClawRoot(o *install.Options, assistant, workspace string, hasProject bool) error {
 	if err := install.OpenClawRoot(o, assistant, workspace, hasProject); err != nil {
-		return withCode(exitcode.ForInstall(install.Report{}, err), err)
+		return exitcode.Wrap(exitcode.ForInstall(install.Report{}, err), err)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 )
 
@@ -29,11 +30,11 @@ listed.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			home, err := config.Home()
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			reg, err := install.ReadRegistry(home)
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			recorded := func(a string) bool {
 				for _, r := range reg.All() {
@@ -81,16 +82,16 @@ listed.`,
 			for _, r := range recs {
 				where := "user"
 				if r.Scope != "user" {
-					where = r.Scope + " " + modPrintable(r.ProjectPath)
+					where = r.Scope + " " + shownText(r.ProjectPath)
 				}
-				fmt.Fprintf(out, "%s  %s  %s\n", modPrintable(r.Module), modPrintable(r.Assistant), where)
+				fmt.Fprintf(out, "%s  %s  %s\n", shown(r.Module), shown(r.Assistant), where)
 				var parts []string
 				for _, p := range []struct {
 					what  string
 					names []string
 				}{{"skills", r.Skills}, {"commands", r.Commands}, {"agents", r.Agents}, {"mcps", r.MCPs}} {
 					if len(p.names) > 0 {
-						parts = append(parts, p.what+": "+modPrintable(strings.Join(p.names, ", ")))
+						parts = append(parts, p.what+": "+shown(strings.Join(p.names, ", ")))
 					}
 				}
 				if r.HasInstructions {
@@ -101,14 +102,14 @@ listed.`,
 				}
 				// As today's Lola lists them, when set.
 				if r.Version != "" {
-					fmt.Fprintf(out, "  version: %s\n", modPrintable(r.Version))
+					fmt.Fprintf(out, "  version: %s\n", shown(r.Version))
 				}
 				if r.Ref != "" {
-					fmt.Fprintf(out, "  ref: %s\n", modPrintable(r.Ref))
+					fmt.Fprintf(out, "  ref: %s\n", shown(r.Ref))
 				}
 				if len(r.AppendContext) > 0 {
 					// As today's Lola lists it, per install.
-					fmt.Fprintf(out, "  append-context (%s): %s\n", modPrintable(r.Assistant), modPrintable(strings.Join(r.AppendContext, ", ")))
+					fmt.Fprintf(out, "  append-context (%s): %s\n", shown(r.Assistant), shown(strings.Join(r.AppendContext, ", ")))
 				}
 			}
 			return nil

@@ -7,9 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/market"
-	"github.com/lola-pm/lola/host/module"
-	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
 )
 
@@ -46,34 +45,21 @@ or a repository that is not https:// or ssh:// refuses the whole catalog.
 func marketRegistry() (*market.Registry, error) {
 	st, err := openState("")
 	if err != nil {
-		return nil, withCode(exitUsage, err)
+		return nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	lim, err := remote.NewLimits(market.MaxCatalogBytes, time.Minute, market.MaxCatalogRepoBytes, remote.DefaultLimits().CloneTimeout())
 	if err != nil {
-		return nil, withCode(exitInternal, err)
+		return nil, exitcode.Wrap(exitcode.Internal, err)
 	}
 	o, err := remote.OptionsFromHome(st.home, st.cfg, lim)
 	if err != nil {
-		return nil, withCode(exitUsage, err)
+		return nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	c, err := remote.New(o)
 	if err != nil {
-		return nil, withCode(exitInternal, err)
+		return nil, exitcode.Wrap(exitcode.Internal, err)
 	}
 	return market.Open(st.home, c, o.Policy), nil
-}
-
-// marketExit maps registry errors: a refused catalog or remote rule is 3,
-// an existing name or a bad name 2, an unknown marketplace 1 (today's
-// Lola), anything else 1.
-func marketExit(err error) error {
-	switch {
-	case len(rejection.All(err)) > 0, errors.Is(err, market.ErrCatalog):
-		return withCode(exitRejected, err)
-	case errors.Is(err, market.ErrExists), errors.Is(err, module.ErrName):
-		return withCode(exitUsage, err)
-	}
-	return withCode(exitInternal, err)
 }
 
 func newMarketAddCmd() *cobra.Command {
@@ -106,7 +92,7 @@ update' clones it again.`,
 			}
 			c, err := r.Add(cmd.Context(), args[0], args[1])
 			if err != nil {
-				return marketExit(err)
+				return exitcode.Wrap(exitcode.ForMarket(err), err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Added marketplace '%s' with %s\n", args[0], countText(len(c.Modules), "module"))
 			return nil
@@ -128,25 +114,25 @@ func newMarketLsCmd() *cobra.Command {
 			if len(args) == 1 {
 				ref, err := r.Ref(args[0])
 				if err != nil {
-					return marketExit(err)
+					return exitcode.Wrap(exitcode.ForMarket(err), err)
 				}
 				c, err := r.Cached(ref.Name)
 				if err != nil {
-					return marketExit(err)
+					return exitcode.Wrap(exitcode.ForMarket(err), err)
 				}
-				fmt.Fprintf(out, "%s (%s)\n", ref.Name, marketStatus(ref.Enabled))
+				fmt.Fprintf(out, "%s (%s)\n", shown(ref.Name), marketStatus(ref.Enabled))
 				for _, e := range c.Modules {
-					ver := modPrintable(e.Version)
+					ver := shown(e.Version)
 					if e.Ref != "" {
-						ver += " (ref " + modPrintable(e.Ref) + ")"
+						ver += " (ref " + shown(e.Ref) + ")"
 					}
-					fmt.Fprintf(out, "  %-24s %-10s %s\n", modPrintable(e.Name), ver, modPrintable(e.Description))
+					fmt.Fprintf(out, "  %-24s %-10s %s\n", shown(e.Name), ver, shown(e.Description))
 				}
 				return nil
 			}
 			ls, err := r.List()
 			if err != nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			if len(ls) == 0 {
 				fmt.Fprintln(out, "No marketplaces registered (lola market add NAME URL)")
@@ -158,7 +144,7 @@ func newMarketLsCmd() *cobra.Command {
 				if l.Catalog != nil {
 					n = fmt.Sprint(len(l.Catalog.Modules))
 				}
-				fmt.Fprintf(out, "%-24s %8s  %s\n", l.Name, n, marketStatus(l.Enabled))
+				fmt.Fprintf(out, "%-24s %8s  %s\n", shown(l.Name), n, marketStatus(l.Enabled))
 			}
 			return nil
 		},
@@ -180,14 +166,14 @@ func newMarketSetCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if enable == disable {
-				return withCode(exitUsage, errors.New("give exactly one of --enable or --disable"))
+				return exitcode.Wrap(exitcode.Usage, errors.New("give exactly one of --enable or --disable"))
 			}
 			r, err := marketRegistry()
 			if err != nil {
 				return err
 			}
 			if err := r.SetEnabled(args[0], enable); err != nil {
-				return marketExit(err)
+				return exitcode.Wrap(exitcode.ForMarket(err), err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Marketplace '%s' %s\n", args[0], marketStatus(enable))
 			return nil
@@ -212,10 +198,10 @@ not registered says so and succeeds (exit 0), as today's Lola does.`,
 			}
 			if err := r.Remove(args[0]); err != nil {
 				if errors.Is(err, market.ErrNotFound) {
-					fmt.Fprintf(cmd.OutOrStdout(), "Marketplace '%s' not found\n", modPrintable(args[0]))
+					fmt.Fprintf(cmd.OutOrStdout(), "Marketplace '%s' not found\n", shown(args[0]))
 					return nil
 				}
-				return marketExit(err)
+				return exitcode.Wrap(exitcode.ForMarket(err), err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Removed marketplace '%s'\n", args[0])
 			return nil
@@ -237,7 +223,7 @@ is refused keeps the one fetched before.`,
 				return err
 			}
 			if len(args) == 1 && all {
-				return withCode(exitUsage, errors.New("cannot give both NAME and --all"))
+				return exitcode.Wrap(exitcode.Usage, errors.New("cannot give both NAME and --all"))
 			}
 			var names []string
 			if len(args) == 1 {
@@ -245,7 +231,7 @@ is refused keeps the one fetched before.`,
 			} else {
 				ls, err := r.List()
 				if err != nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
 				for _, l := range ls {
 					names = append(names, l.Name)
@@ -260,16 +246,14 @@ is refused keeps the one fetched before.`,
 			for _, n := range names {
 				c, err := r.Update(cmd.Context(), n)
 				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "lola: marketplace '%s' not updated: %v\n", modPrintable(n), err)
+					fmt.Fprintf(cmd.ErrOrStderr(), "lola: marketplace '%s' not updated: %v\n", shown(n), err)
 					last = err
 					continue
 				}
 				fmt.Fprintf(out, "Updated marketplace '%s' (%s)\n", n, countText(len(c.Modules), "module"))
 			}
 			if last != nil {
-				e := marketExit(last)
-				e.(*exitError).err = errors.New("")
-				return e
+				return exitcode.Wrap(exitcode.ForMarket(last), errors.New("")) // each was told above
 			}
 			return nil
 		},

@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/config"
-	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/module"
-	"github.com/lola-pm/lola/host/rejection"
 )
 
 func init() { topCommands = append(topCommands, newModCmd) }
@@ -51,64 +49,32 @@ to the user (0700).`,
 func modStore() (*module.Store, string, error) {
 	home, err := config.Home()
 	if err != nil {
-		return nil, "", withCode(exitUsage, err)
+		return nil, "", exitcode.Wrap(exitcode.Usage, err)
 	}
 	s, err := module.OpenStore(home)
 	if err != nil {
-		return nil, "", withCode(exitInternal, err)
+		return nil, "", exitcode.Wrap(exitcode.Internal, err)
 	}
 	return s, home, nil
 }
 
-// modExit maps a store error to the documented exit codes: a refused
-// input (a path rule, a bound, not a module, an unrunnable hook or a bad
-// lola.yaml) is 3, nothing stored; a
-// request the store cannot honour as asked (a bad name, an existing or
-// module in use, an unsupported source) is 2; an unknown module is 1, as
-// today's Lola has it; anything else is 1.
-func modExit(err error) error {
-	var v *rejection.Violation
-	var le *module.LimitError
-	var inUse *install.InUseError
-	var xe *exitError
-	switch {
-	case errors.As(err, &xe): // decided where it arose (e.g. the remote client could not be set up)
-		return withCode(xe.code, err)
-	case errors.As(err, &v), errors.As(err, &le), errors.Is(err, module.ErrNotModule),
-		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):
-		return withCode(exitRejected, err)
-	case errors.Is(err, module.ErrNotFound):
-		// Today's Lola exits 1 for an unknown module, and scripts test it.
-		return withCode(exitInternal, fmt.Errorf("%w (not found in the store; see lola mod ls)", err))
-	case errors.Is(err, module.ErrName), errors.Is(err, module.ErrExists), errors.As(err, &inUse):
-		return withCode(exitUsage, err)
+// modError is a module store error as people read it, with the code
+// exitcode.ForModule decided: an unknown module says where to look.
+func modError(err error) error {
+	code := exitcode.ForModule(err)
+	if errors.Is(err, module.ErrNotFound) {
+		err = fmt.Errorf("%w (not found in the store; see lola mod ls)", err)
 	}
-	return withCode(exitInternal, err)
+	return exitcode.Wrap(code, err)
 }
 
 // modParseName validates a NAME argument.
 func modParseName(s string) (module.Name, error) {
 	n, err := module.ParseName(s)
 	if err != nil {
-		return n, withCode(exitUsage, err)
+		return n, exitcode.Wrap(exitcode.Usage, err)
 	}
 	return n, nil
-}
-
-// modPrintable renders untrusted module text (frontmatter descriptions,
-// names from files) for a terminal: control characters, escape sequences
-// included, become '?', and a line is at most 120 characters.
-func modPrintable(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:117]) + "..."
-	}
-	return s
 }
 
 // modSummary is one module as `mod ls --json` and `mod add --json` report it.

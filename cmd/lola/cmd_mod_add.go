@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 )
@@ -41,6 +42,11 @@ folding. Sizes are bounded: 2000 entries, 8 MiB per file, 64 MiB in all,
 renamed into the store: a refused add leaves the store as it was. An
 archive whose entries all lie in one top-level folder is unwrapped.
 
+The module's content is module/ when SOURCE has that folder, else its
+root; --module-content DIR (or --content-path DIR) takes DIR inside SOURCE
+as it is, and '/' (or '.') the root even where a module/ folder is. The
+choice is recorded: lola mod update reads the new content the same way.
+
 NAME defaults to the source's base name without .git or the archive
 extension, lower-cased; it must match ^[a-z0-9][a-z0-9._-]{0,62}$.
 An existing module is not replaced unless --force (then atomically).
@@ -58,10 +64,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := module.ParseSource(args[0])
 			if err != nil {
-				if e := modExit(err); e.(*exitError).code != exitInternal {
-					return e
-				}
-				return withCode(exitUsage, err) // not found, unsupported kind
+				return exitcode.Wrap(exitcode.ForSource(err), err)
 			}
 			o := module.AddOptions{Force: force, Bounds: module.DefaultBounds(), Ref: ref, Content: content}
 			if name != "" {
@@ -70,10 +73,10 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 				}
 			}
 			if strings.HasPrefix(ref, "-") {
-				return withCode(exitUsage, fmt.Errorf("invalid ref %q: a ref cannot start with '-'", ref))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("invalid ref %q: a ref cannot start with '-'", ref))
 			}
 			if ref != "" && src.Kind() != module.SourceGit {
-				return withCode(exitUsage, fmt.Errorf("--ref applies to git sources only"))
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--ref applies to git sources only"))
 			}
 			s, home, err := modStore()
 			if err != nil {
@@ -86,7 +89,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 			o.Cloner, o.Fetcher = r, r
 			added, err := s.Add(context.Background(), src, o)
 			if err != nil {
-				return modExit(err)
+				return modError(err)
 			}
 			m := added.Module
 			if err := modsource.Write(home, m.Name(), modsource.Of(src, ref, content, added)); err != nil {
@@ -119,7 +122,7 @@ Exit status: 0 added; 2 bad name, existing module or unsupported source;
 	c.Flags().BoolVar(&force, "force", false, "replace an existing module of that name")
 	c.Flags().StringVar(&ref, "ref", "", "git only: branch, tag, full ref or 40-hex commit to check out")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the added module as JSON")
-	c.Flags().StringVar(&content, "module-content", "", "the module's directory inside SOURCE (a monorepo's packages/skills); '/' or empty: auto (module/, else the root)")
+	c.Flags().StringVar(&content, "module-content", "", "the module's content directory inside SOURCE, as it is (a monorepo's packages/skills); '/' or '.': the root, even where a module/ folder is; default: module/ when present, else the root")
 	c.Flags().StringVar(&content, "content-path", "", "same as --module-content")
 	return c
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 )
@@ -48,14 +49,14 @@ Exit status: 0 shown (also for a folder holding no module, which is said);
 				return modInfoPath(cmd, arg, asJSON)
 			}
 			if nerr != nil {
-				return withCode(exitUsage, nerr)
+				return exitcode.Wrap(exitcode.Usage, nerr)
 			}
 			m, err := s.Get(name)
 			if errors.Is(err, module.ErrNotFound) && modInfoIsDir(arg) {
 				return modInfoPath(cmd, arg, asJSON)
 			}
 			if err != nil {
-				return modExit(err)
+				return modError(err)
 			}
 			l := m.Layout()
 			src, serr := modsource.Read(home, name)
@@ -73,12 +74,15 @@ Exit status: 0 shown (also for a folder holding no module, which is said);
 			out := cmd.OutOrStdout()
 			modPrintInfo(out, m.Name().String(), l)
 			if source != nil {
-				fmt.Fprintf(out, "\nSource\n  type: %s\n  location: %s\n", modPrintable(source.Kind), modPrintable(source.Source))
+				fmt.Fprintf(out, "\nSource\n  type: %s\n  location: %s\n", shown(source.Kind), shownText(source.Source))
+				if source.Content != "" { // --module-content as given; the store may keep it in module/
+					fmt.Fprintf(out, "  content: %s\n", shownText(source.Content))
+				}
 				if source.Ref != "" {
-					fmt.Fprintf(out, "  ref: %s\n", modPrintable(source.Ref))
+					fmt.Fprintf(out, "  ref: %s\n", shown(source.Ref))
 				}
 				if source.Commit != "" {
-					fmt.Fprintf(out, "  commit: %s\n", modPrintable(source.Commit))
+					fmt.Fprintf(out, "  commit: %s\n", shown(source.Commit))
 				}
 			}
 			return nil
@@ -104,14 +108,14 @@ func modInfoPath(cmd *cobra.Command, arg string, asJSON bool) error {
 	out := cmd.OutOrStdout()
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return withCode(exitInternal, fmt.Errorf("Path not found: %s", modPrintable(arg)))
+		return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("Path not found: %s", shownText(arg)))
 	case errors.Is(err, module.ErrNotDir):
-		return withCode(exitInternal, fmt.Errorf("Not a directory: %s", modPrintable(arg)))
+		return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("Not a directory: %s", shownText(arg)))
 	case errors.Is(err, module.ErrNotModule):
-		fmt.Fprintf(out, "No skills or commands found in '%s'\n", modPrintable(arg))
+		fmt.Fprintf(out, "No skills or commands found in '%s'\n", shownText(arg))
 		return nil
 	case err != nil:
-		return modExit(err)
+		return modError(err)
 	}
 	abs, _ := filepath.Abs(arg)
 	if asJSON {
@@ -121,8 +125,8 @@ func modInfoPath(cmd *cobra.Command, arg string, asJSON bool) error {
 			Path string `json:"path"`
 		}{name, modNonNil(l), abs})
 	}
-	modPrintInfo(out, modPrintable(name), l)
-	fmt.Fprintf(out, "\nPath: %s\n", modPrintable(abs))
+	modPrintInfo(out, shown(name), l)
+	fmt.Fprintf(out, "\nPath: %s\n", shownText(abs))
 	return nil
 }
 
@@ -157,10 +161,10 @@ func modPrintInfo(w io.Writer, name string, l module.Layout) {
 	}
 	described := func(label, desc string) {
 		if desc == "" {
-			fmt.Fprintf(w, "  %s\n", modPrintable(label))
+			fmt.Fprintf(w, "  %s\n", shown(label))
 			return
 		}
-		fmt.Fprintf(w, "  %s  %s\n", modPrintable(label), modPrintable(desc))
+		fmt.Fprintf(w, "  %s  %s\n", shown(label), shown(desc))
 	}
 	if section("Skills", len(l.Skills)) {
 		for _, s := range l.Skills {
@@ -192,16 +196,16 @@ func modPrintInfo(w io.Writer, name string, l module.Layout) {
 		fmt.Fprintln(w, "Instructions: (none)")
 	}
 	if len(l.MCPs) > 0 {
-		fmt.Fprintf(w, "MCP servers: %s\n", modPrintable(strings.Join(l.MCPs, ", ")))
+		fmt.Fprintf(w, "MCP servers: %s\n", shown(strings.Join(l.MCPs, ", ")))
 	}
 	fmt.Fprintln(w, "\nHooks")
 	if l.Hooks.PreInstall == "" && l.Hooks.PostInstall == "" {
 		fmt.Fprintln(w, "  (none)")
 	}
 	if l.Hooks.PreInstall != "" {
-		fmt.Fprintf(w, "  pre-install: %s\n", modPrintable(l.Hooks.PreInstall))
+		fmt.Fprintf(w, "  pre-install: %s\n", shownText(l.Hooks.PreInstall))
 	}
 	if l.Hooks.PostInstall != "" {
-		fmt.Fprintf(w, "  post-install: %s\n", modPrintable(l.Hooks.PostInstall))
+		fmt.Fprintf(w, "  post-install: %s\n", shownText(l.Hooks.PostInstall))
 	}
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/modinit"
-	"github.com/lola-pm/lola/host/module"
 )
 
 func init() { modCommands = append(modCommands, newModInitCmd) }
@@ -55,11 +54,8 @@ Exit status: 0 created; 1 the folder exists (or cannot be written);
 				o.Existing = true
 			}
 			r, err := modinit.Init(dir, o)
-			switch {
-			case errors.Is(err, module.ErrName):
-				return withCode(exitUsage, err)
-			case err != nil:
-				return withCode(exitInternal, err)
+			if err != nil {
+				return exitcode.Wrap(exitcode.ForModule(err), err) // a bad name 2; an existing directory 1
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "Initialized module %s in %s\n", r.Name, r.Dir)

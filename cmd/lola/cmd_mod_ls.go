@@ -26,7 +26,7 @@ in the store that is not a valid module is listed with its error.`,
 			}
 			listed, err := s.List()
 			if err != nil {
-				return modExit(err)
+				return modError(err)
 			}
 			out := make([]modSummary, 0, len(listed))
 			for _, e := range listed {
@@ -48,7 +48,7 @@ in the store that is not a valid module is listed with its error.`,
 			}
 			for _, m := range out {
 				if m.Error != "" {
-					fmt.Fprintf(w, "%s  (unusable: %s)\n", modPrintable(m.Name), modPrintable(m.Error))
+					fmt.Fprintf(w, "%s  (unusable: %s)\n", shown(m.Name), shownText(m.Error))
 					continue
 				}
 				parts := []string{countText(len(m.Skills), "skill"), countText(len(m.Commands), "command"), countText(len(m.Agents), "agent")}
@@ -61,14 +61,14 @@ in the store that is not a valid module is listed with its error.`,
 				if len(m.Hooks) > 0 {
 					parts = append(parts, "hooks: "+strings.Join(m.Hooks, ", "))
 				}
-				fmt.Fprintf(w, "%s  %s\n", m.Name, strings.Join(parts, ", "))
+				fmt.Fprintf(w, "%s  %s\n", shown(m.Name), strings.Join(parts, ", "))
 				if verbose {
 					for _, l := range []struct {
 						what  string
 						names []string
 					}{{"skills", m.Skills}, {"commands", m.Commands}, {"agents", m.Agents}, {"mcps", m.MCPs}} {
 						if len(l.names) > 0 {
-							fmt.Fprintf(w, "  %s: %s\n", l.what, modPrintable(strings.Join(l.names, ", ")))
+							fmt.Fprintf(w, "  %s: %s\n", l.what, shown(strings.Join(l.names, ", ")))
 						}
 					}
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/modrm"
 	"github.com/lola-pm/lola/host/modsource"
@@ -64,34 +65,35 @@ uninstall' has them.`,
 				res, err = modrm.Remove(ctx, s, name, o)
 			}
 			for _, d := range res.Done {
-				fmt.Fprintf(out, "Uninstalled %s from %s (%s)\n", name, modPrintable(d.Record.Assistant), updateWhere(d.Record))
+				fmt.Fprintf(out, "Uninstalled %s from %s (%s)\n", name, shown(d.Record.Assistant), updateWhere(d.Record))
 				for _, k := range d.Report.Kept {
-					fmt.Fprintf(errOut, "lola: warning: kept %s (%s)\n", modPrintable(k.Path), keptWhy(k))
+					fmt.Fprintf(errOut, "lola: warning: kept %s (%s)\n", shownText(k.Path), keptWhy(k))
 				}
 			}
 			for _, r := range res.Stale {
-				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists; its record is dropped\n", name, modPrintable(r.Assistant), modPrintable(r.ProjectPath))
+				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists; its record is dropped\n", name, shown(r.Assistant), shownText(r.ProjectPath))
 			}
 			if errors.Is(err, modrm.ErrStopped) && res.Failed != nil {
+				code := exitcode.ForStopped(res.Failed.Report, res.FailedErr)
 				ferr := installFinish(cmd, res.Failed.Report, res.FailedErr, false, false)
 				for _, r := range res.Remaining {
-					fmt.Fprintf(errOut, "lola: not uninstalled (the run stopped): %s for %s in %s\n", name, modPrintable(r.Assistant), updateWhere(r))
+					fmt.Fprintf(errOut, "lola: not uninstalled (the run stopped): %s for %s in %s\n", name, shown(r.Assistant), updateWhere(r))
 				}
 				fmt.Fprintf(errOut, "lola: %s stays in the store; run lola mod rm again once the cause is fixed\n", name)
 				if len(res.Done) > 0 || !res.Failed.Report.Correlation.IsZero() {
 					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 				}
-				if ferr == nil {
-					ferr = withCode(exitInternal, err)
+				if ferr == nil { // the report said nothing of the failure: the run's error does
+					ferr = exitcode.Wrap(code, err)
 				}
 				return ferr
 			}
 			if err != nil {
 				if errors.As(err, &inUse) {
-					return withCode(exitUsage, fmt.Errorf("%s is installed in %s (%s); uninstall them with -f/--force, or lola uninstall each; nothing was removed",
+					return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("%s is installed in %s (%s); uninstall them with -f/--force, or lola uninstall each; nothing was removed",
 						name, countText(len(inUse.Installs), "place"), modRmWhere(inUse.Installs)))
 				}
-				return modExit(err)
+				return modError(err)
 			}
 			if err := modsource.Remove(home, name); err != nil {
 				fmt.Fprintf(errOut, "lola: warning: %s's source record stays: %v\n", name, err)
@@ -110,7 +112,7 @@ uninstall' has them.`,
 func modRmWhere(recs []install.Record) string {
 	var ws []string
 	for _, r := range recs {
-		ws = append(ws, modPrintable(r.Assistant)+" in "+updateWhere(r))
+		ws = append(ws, shown(r.Assistant)+" in "+updateWhere(r))
 	}
 	return strings.Join(ws, "; ")
 }
@@ -122,9 +124,9 @@ func modRmConfirm(cmd *cobra.Command, e *install.InUseError) bool {
 	if !installIsTerminal(in) || !installIsTerminal(errOut) {
 		return false
 	}
-	fmt.Fprintf(errOut, "Remove module %s from the store?\nIt is also uninstalled from %s:\n", e.Module, countText(len(e.Installs), "location"))
+	fmt.Fprintf(errOut, "Remove module %s from the store?\nIt is also uninstalled from %s:\n", shown(e.Module), countText(len(e.Installs), "location"))
 	for _, r := range e.Installs {
-		fmt.Fprintf(errOut, "  %s in %s\n", modPrintable(r.Assistant), updateWhere(r))
+		fmt.Fprintf(errOut, "  %s in %s\n", shown(r.Assistant), updateWhere(r))
 	}
 	fmt.Fprint(errOut, "Continue? [y/N] ")
 	line, _ := bufio.NewReader(in).ReadString('\n')

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
 )
@@ -42,7 +43,7 @@ module could not be updated (the others still are); 2 a bad name;
 			} else {
 				ls, err := s.List()
 				if err != nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
 				for _, l := range ls {
 					n, err := module.ParseName(l.Name)
@@ -74,9 +75,9 @@ module could not be updated (the others still are); 2 a bad name;
 			}
 			if len(failed) > 0 {
 				if len(names) == 1 {
-					return modExit(last)
+					return modError(last)
 				}
-				return withCode(exitInternal, fmt.Errorf("%s not updated: %v", countText(len(failed), "module"), failed))
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("%s not updated: %v", countText(len(failed), "module"), failed))
 			}
 			fmt.Fprintln(out, "Run 'lola update' to install the new content.")
 			return nil

@@ -89,7 +89,7 @@ failed (the tree is in neither state); 1 internal error.`,
 type planApplyReport struct {
 	Valid      bool                  `json:"valid"`
 	Outcome    string                `json:"outcome"`
-	Violations []planApplyViolation  `json:"violations"`
+	Violations []rejection.Entry     `json:"violations"`
 	Trigger    *rejection.IntentRef  `json:"trigger,omitempty"`
 	Error      string                `json:"error,omitempty"`
 	Changes    []apply.Change        `json:"changes,omitempty"`
@@ -99,27 +99,9 @@ type planApplyReport struct {
 	RelationNote string `json:"relation_note,omitempty"`
 }
 
-type planApplyViolation struct {
-	Rule    string `json:"rule"`
-	Intents []int  `json:"intents"`
-	Detail  string `json:"detail"`
-}
-
 type planApplyRecoveryRep struct {
 	Kind    apply.Recovery `json:"kind"`
 	Staging string         `json:"staging,omitempty"`
-}
-
-func planApplyViolations(err error) []planApplyViolation {
-	out := []planApplyViolation{}
-	for _, v := range rejection.All(err) {
-		idx := v.IntentIndices()
-		if idx == nil {
-			idx = []int{}
-		}
-		out = append(out, planApplyViolation{Rule: v.Rule.String(), Intents: idx, Detail: v.Detail})
-	}
-	return out
 }
 
 // planApplyLogPath is where the audit log lives for this invocation.
@@ -152,32 +134,32 @@ func readPlanArg(cmd *cobra.Command, arg string) ([]byte, error) {
 
 func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	rep := planApplyReport{Violations: []planApplyViolation{}}
+	rep := planApplyReport{Violations: []rejection.Entry{}}
 	if f.fs != pathrule.Auto {
 		if _, err := pathrule.ParseEquality(f.fs); err != nil {
-			return withCode(exitUsage, fmt.Errorf("plan apply: --fs: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: --fs: %w", err))
 		}
 	}
 	if st, err := os.Stat(f.root); err != nil || !st.IsDir() {
-		return withCode(exitUsage, errors.New("plan apply: --root is not a directory"))
+		return exitcode.Wrap(exitcode.Usage, errors.New("plan apply: --root is not a directory"))
 	}
 	body, err := readPlanArg(cmd, arg)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: %w", err))
 	}
 	who := pipeline.Proposer{Extension: planFileIdentity(arg, body), Tier: audit.TierPlanFile}
 	st, err := openState(f.home)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: %w", err))
 	}
 	opts := pipeline.Options{FS: f.fs, DryRun: f.dryRun, Home: st.home, Warn: func(s string) { fmt.Fprintln(errOut, "lola: warning:", s) }}
 	if !f.dryRun {
 		if opts.Log, err = st.openAudit(); err != nil {
-			return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
+			return exitcode.Wrap(exitcode.Internal, fmt.Errorf("plan apply: %w", err))
 		}
 		defer opts.Log.Close()
 		if opts.Remote, err = st.remoteClient(); err != nil {
-			return withCode(exitUsage, fmt.Errorf("plan apply: %w", err))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("plan apply: %w", err))
 		}
 	}
 
@@ -193,21 +175,23 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 			}
 		}
 	case err != nil:
-		return withCode(exitInternal, fmt.Errorf("plan apply: %w", err))
+		return exitcode.Wrap(exitcode.Internal, fmt.Errorf("plan apply: %w", err))
 	default:
 		pr, err = pipeline.Apply(cmd.Context(), f.root, p, who, opts)
 		if err != nil {
 			if errors.Is(err, pipeline.ErrRelationMismatch) {
 				err = fmt.Errorf("--fs %s: %w", f.fs, err)
 			}
-			return withCode(exitcode.ForApply(err), fmt.Errorf("plan apply: %w", err))
+			return exitcode.Wrap(exitcode.ForApply(err), fmt.Errorf("plan apply: %w", err))
 		}
 	}
 
 	rep.Outcome = pr.Outcome.String()
 	rep.Valid = pr.Outcome != pipeline.OutcomeRejected
 	if pr.Outcome == pipeline.OutcomeRejected {
-		rep.Violations = planApplyViolations(pr.Err)
+		if es := rejection.Entries(pr.Err); es != nil {
+			rep.Violations = es
+		}
 	} else if pr.Err != nil {
 		rep.Error = pr.Err.Error()
 	}
@@ -223,7 +207,7 @@ func runPlanApply(cmd *cobra.Command, f planApplyFlags, arg string) error {
 	}
 	if f.json {
 		if err := writeJSON(out, rep); err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 	} else {
 		switch pr.Outcome {
@@ -256,7 +240,7 @@ func printTreeDiff(w io.Writer, changes []apply.Change, note string) {
 	fmt.Fprintf(w, "dry run: %d added, %d removed, %d replaced, %d renamed, %d unchanged; nothing was applied\n",
 		counts[apply.ChangeAdded], counts[apply.ChangeRemoved], counts[apply.ChangeReplaced], counts[apply.ChangeRenamed], counts[apply.ChangeNoop])
 	for _, c := range changes {
-		path := c.Path
+		path := shownText(c.Path)
 		if c.Dir {
 			path += "/"
 		}
@@ -272,7 +256,7 @@ func printTreeDiff(w io.Writer, changes []apply.Change, note string) {
 		case apply.ChangeReplaced:
 			fmt.Fprintf(w, "  ~ %s (%s -> %s)\n", path, sizeText(c.OldSize), sizeText(c.Size))
 		case apply.ChangeRenamed:
-			fmt.Fprintf(w, "  > %s -> %s\n", c.From, path)
+			fmt.Fprintf(w, "  > %s -> %s\n", shownText(c.From), path)
 		case apply.ChangeNoop:
 			fmt.Fprintf(w, "  = %s (delete: nothing there)\n", path)
 		}

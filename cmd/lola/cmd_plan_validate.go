@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
@@ -20,13 +21,7 @@ func init() { planCommands = append(planCommands, newPlanValidateCmd) }
 // {"valid": false, "violations": [{"rule": ..., "intents": [0, 3], "detail": ...}]}.
 type validateReport struct {
 	Valid      bool              `json:"valid"`
-	Violations []validateFinding `json:"violations"`
-}
-
-type validateFinding struct {
-	Rule    string `json:"rule"`
-	Intents []int  `json:"intents"`
-	Detail  string `json:"detail"`
+	Violations []rejection.Entry `json:"violations"`
 }
 
 func newPlanValidateCmd() *cobra.Command {
@@ -80,28 +75,29 @@ printed); 2 usage error, or FILE cannot be opened; 1 internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eq, err := pathrule.ParseEquality(fsName)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			in, closeIn, err := openValidateInput(cmd, args[0])
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			defer closeIn()
 			v, err := validatePlanInput(in, eq)
 			out := cmd.OutOrStdout()
-			violations := rejection.All(err)
-			if err != nil && len(violations) == 0 {
-				return withCode(exitInternal, err)
+			code := exitcode.ForValidate(err)
+			if code == exitcode.Internal {
+				return exitcode.Wrap(code, err)
 			}
+			violations := rejection.All(err)
 			if asJSON {
-				if err := writeValidateJSON(out, violations); err != nil {
-					return withCode(exitInternal, err)
+				if err := writeValidateJSON(out, err); err != nil {
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
 			} else {
 				writeValidateText(out, v, violations)
 			}
-			if len(violations) > 0 {
-				return withCode(exitRejected, fmt.Errorf("plan rejected: %s", countText(len(violations), "violation")))
+			if code != exitcode.OK {
+				return exitcode.Wrap(code, fmt.Errorf("plan rejected: %s", countText(len(violations), "violation")))
 			}
 			return nil
 		},
@@ -133,14 +129,10 @@ func validatePlanInput(r io.Reader, eq pathrule.Equality) (*pathrule.Validated, 
 	return pathrule.Validate(p, eq)
 }
 
-func writeValidateJSON(w io.Writer, violations []*rejection.Violation) error {
-	rep := validateReport{Valid: len(violations) == 0, Violations: []validateFinding{}}
-	for _, v := range violations {
-		idx := v.IntentIndices()
-		if idx == nil {
-			idx = []int{}
-		}
-		rep.Violations = append(rep.Violations, validateFinding{Rule: v.Rule.String(), Intents: idx, Detail: v.Detail})
+func writeValidateJSON(w io.Writer, err error) error {
+	rep := validateReport{Valid: true, Violations: []rejection.Entry{}}
+	if es := rejection.Entries(err); es != nil {
+		rep.Valid, rep.Violations = false, es
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(rep)

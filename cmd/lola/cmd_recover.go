@@ -11,6 +11,7 @@ import (
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/config"
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pipeline"
 )
@@ -40,15 +41,15 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if st, err := os.Stat(root); err != nil || !st.IsDir() {
-				return withCode(exitUsage, errors.New("recover: --root is not a directory"))
+				return exitcode.Wrap(exitcode.Usage, errors.New("recover: --root is not a directory"))
 			}
 			abs, err := filepath.Abs(root)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			r, err := fsroot.Open(abs)
 			if err != nil {
-				return withCode(exitUsage, errors.New("recover: --root cannot be opened"))
+				return exitcode.Wrap(exitcode.Usage, errors.New("recover: --root cannot be opened"))
 			}
 			defer r.Close()
 			var log *audit.Log
@@ -66,28 +67,20 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 				fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning: state unavailable; recovery proceeds unlogged:", err)
 				if keyHome == "" {
 					if keyHome, err = config.Home(); err != nil {
-						return withCode(exitUsage, fmt.Errorf("recover: %w", err))
+						return exitcode.Wrap(exitcode.Usage, fmt.Errorf("recover: %w", err))
 					}
 				}
 			}
 			// Only a journal authenticated by this host's key is executed.
 			key, err := apply.LoadKey(keyHome)
 			if err != nil {
-				return withCode(exitInternal, fmt.Errorf("recover: %w", err))
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("recover: %w", err))
 			}
 			warn := func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "lola: warning:", s) }
 			rep, rerr := apply.Recover(r, key)
 			pipeline.LogRecovery(log, rep, rerr, warn)
 			pipeline.WarnUntrusted(rep, warn)
-			code := exitOK
-			var re *apply.RecoveryError
-			switch {
-			case rerr == nil:
-			case errors.As(rerr, &re):
-				code = exitRollbackFailed
-			default:
-				code = exitInternal
-			}
+			code := exitcode.ForRecover(rerr)
 			if asJSON {
 				out := struct {
 					Recovery  apply.Recovery `json:"recovery"`
@@ -100,18 +93,18 @@ be undone (the tree is in neither state; staging is kept); 1 internal error.`,
 					out.Error = rerr.Error()
 				}
 				if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
-				if code != exitOK {
-					return withCode(code, errors.New(""))
+				if code != exitcode.OK {
+					return exitcode.Wrap(code, errors.New(""))
 				}
 				return nil
 			}
 			if rerr != nil {
-				if code == exitRollbackFailed {
-					return withCode(code, fmt.Errorf("RECOVERY FAILED: the tree is in neither the pre-plan nor the post-plan state; staging %s is kept: %w", rep.Staging, rerr))
+				if code == exitcode.RollbackFailed {
+					return exitcode.Wrap(code, fmt.Errorf("RECOVERY FAILED: the tree is in neither the pre-plan nor the post-plan state; staging %s is kept: %w", rep.Staging, rerr))
 				}
-				return withCode(code, fmt.Errorf("recover: %w", rerr))
+				return exitcode.Wrap(code, fmt.Errorf("recover: %w", rerr))
 			}
 			switch rep.Kind {
 			case apply.RecoveryNone:

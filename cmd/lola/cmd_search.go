@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ together is a usage error (exit 2).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if onlyMod && onlyMarket {
-				return withCode(exitUsage, errors.New("--mod and --market are mutually exclusive"))
+				return exitcode.Wrap(exitcode.Usage, errors.New("--mod and --market are mutually exclusive"))
 			}
 			return runSearch(cmd, args[0], !onlyMarket, !onlyMod)
 		},
@@ -63,11 +64,11 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		}
 		hits, err := s.Search(query)
 		if err != nil {
-			return withCode(exitInternal, err)
+			return exitcode.Wrap(exitcode.Internal, err)
 		}
 		var lines []string
 		for _, l := range hits {
-			line := "  " + modPrintable(l.Name)
+			line := "  " + shown(l.Name)
 			if l.Module != nil {
 				ly := l.Module.Layout()
 				line += fmt.Sprintf("  (%s, %s, %s)", countText(len(ly.Skills), "skill"), countText(len(ly.Commands), "command"), countText(len(ly.Agents), "agent"))
@@ -86,22 +87,22 @@ func runSearch(cmd *cobra.Command, query string, local, markets bool) error {
 		}
 		hits, err := r.Search(query)
 		if err != nil {
-			return marketExit(err)
+			return exitcode.Wrap(exitcode.ForMarket(err), err)
 		}
 		if len(hits) > 0 {
 			fmt.Fprintf(out, "Marketplaces (%s)\n", countText(len(hits), "module"))
 			for _, h := range hits {
-				ver := modPrintable(h.Entry.Version)
+				ver := shown(h.Entry.Version)
 				if h.Entry.Ref != "" { // a pinned ref, as today's Lola's Ref column shows it
-					ver += " (ref " + modPrintable(h.Entry.Ref) + ")"
+					ver += " (ref " + shown(h.Entry.Ref) + ")"
 				}
-				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", h.Market, h.Entry.Name, ver, modPrintable(h.Entry.Description))
+				fmt.Fprintf(out, "  @%s/%s  %s  %s\n", shown(h.Market), shown(h.Entry.Name), ver, shown(h.Entry.Description))
 			}
 			found += len(hits)
 		}
 	}
 	if found == 0 {
-		fmt.Fprintf(out, "No modules found matching '%s'\n", modPrintable(query))
+		fmt.Fprintf(out, "No modules found matching '%s'\n", shown(query))
 		switch {
 		case !markets:
 			fmt.Fprintln(out, "Tip: drop --mod to search the marketplaces too")

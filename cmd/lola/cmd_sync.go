@@ -58,21 +58,20 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			}
 			abs, err := install.ProjectDir(project)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return exitcode.Wrap(exitcode.Usage, err)
 			}
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(abs, file)
 			}
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			reqs, err := sync.ReadFile(file)
-			switch {
-			case errors.Is(err, sync.ErrNoFile):
-				fmt.Fprintln(errOut, "lola: write one module a line, e.g.\n  my-skill\n  @community/git-tools>=1.0\n  https://github.com/user/repo.git#subdirectory=plugins/dev")
-				return withCode(exitInternal, fmt.Errorf("Config file not found: %s", file))
-			case errors.Is(err, sync.ErrParse):
-				return withCode(exitUsage, err)
-			case err != nil:
-				return withCode(exitInternal, err)
+			if err != nil {
+				code := exitcode.ForSyncFile(err)
+				if errors.Is(err, sync.ErrNoFile) {
+					fmt.Fprintln(errOut, "lola: write one module a line, e.g.\n  my-skill\n  @community/git-tools>=1.0\n  https://github.com/user/repo.git#subdirectory=plugins/dev")
+					err = fmt.Errorf("Config file not found: %s", file)
+				}
+				return exitcode.Wrap(code, err)
 			}
 			if len(reqs) == 0 {
 				fmt.Fprintln(out, "No modules specified in "+filepath.Base(file))
@@ -96,13 +95,13 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 				if s.Outcome == sync.Skipped && !verbose {
 					continue
 				}
-				line := fmt.Sprintf("  %s %s (%s)", s.Outcome, modPrintable(s.Module), modPrintable(s.Assistant))
+				line := fmt.Sprintf("  %s %s (%s)", s.Outcome, shown(s.Module), shown(s.Assistant))
 				if s.Version != "" {
-					line += " " + modPrintable(s.Version)
+					line += " " + shown(s.Version)
 				}
 				fmt.Fprintln(out, line)
 				if s.Unchecked {
-					fmt.Fprintf(errOut, "lola: warning: line %d: %s has no known version; %s not checked\n", s.Req.Line, modPrintable(s.Module), s.Req.Spec)
+					fmt.Fprintf(errOut, "lola: warning: line %d: %s has no known version; %s not checked\n", s.Req.Line, shown(s.Module), s.Req.Spec)
 				}
 			}
 			fmt.Fprintf(out, "%d installed, %d already installed, %d would install\n", counts[sync.Installed], counts[sync.Skipped], counts[sync.WouldInstall])
@@ -113,14 +112,14 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 				return nil
 			}
 			if res.Failed == nil {
-				return withCode(exitInternal, err)
+				return exitcode.Wrap(exitcode.Internal, err)
 			}
 			var ferr error
 			if res.Failed.Assistant != "" && (res.Failed.Report.Result != nil || res.Failed.Report.Launched != nil) {
 				ferr = installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 			}
 			for _, r := range res.Remaining {
-				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, modPrintable(r.Raw))
+				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, shownText(r.Raw))
 			}
 			if !res.Correlation.IsZero() {
 				fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
@@ -128,18 +127,11 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 			if ferr != nil {
 				return ferr
 			}
-			msg := fmt.Errorf("line %d (%s): %w", res.Failed.Req.Line, modPrintable(res.Failed.Req.Raw), res.Failed.Err)
+			code := exitcode.ForSync(res.Failed.Report, res.Failed.Err)
 			if errors.Is(res.Failed.Err, install.ErrModuleNotFound) {
-				return withCode(exitInternal, fmt.Errorf("line %d: module %s not found in the store or an enabled marketplace", res.Failed.Req.Line, modPrintable(res.Failed.Module)))
+				return exitcode.Wrap(code, fmt.Errorf("line %d: module %s not found in the store or an enabled marketplace", res.Failed.Req.Line, shown(res.Failed.Module)))
 			}
-			if errors.Is(res.Failed.Err, sync.ErrVersion) {
-				return withCode(exitInternal, msg)
-			}
-			code := exitcode.ForInstall(res.Failed.Report, res.Failed.Err)
-			if e := marketExit(res.Failed.Err); code == exitInternal {
-				code = e.(*exitError).code
-			}
-			return withCode(code, msg)
+			return exitcode.Wrap(code, fmt.Errorf("line %d (%s): %w", res.Failed.Req.Line, shownText(res.Failed.Req.Raw), res.Failed.Err))
 		},
 	}
 	fl := c.Flags()

@@ -55,8 +55,8 @@ extension's stderr (its log) when it succeeded; a failure always shows it.
 --dry-run shows the tree diff and changes nothing (tier-1 targets only).
 
 Exit status: 0 uninstalled; 2 usage (not installed there, unknown module or
-assistant); 3 the plan was rejected; 4 the target failed; 5 rolled back;
-6 rollback failed.`,
+assistant); 3 the plan was rejected; 4 the target failed, or its pin or
+trust refused it (nothing ran); 5 rolled back; 6 rollback failed.`,
 		Example: `  # Remove my-skills from Claude Code in this project
   lola uninstall my-skills -a claude-code
 
@@ -96,11 +96,11 @@ func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
 	assistants := []string{f.assistant}
 	if f.assistant == "" {
 		if assistants, err = install.InstalledAssistants(o); err != nil {
-			return withCode(exitcode.ForInstall(install.Report{}, err), err)
+			return exitcode.Wrap(exitcode.ForInstall(install.Report{}, err), err)
 		}
 		if len(assistants) > 1 && !f.force && !f.dryRun && !confirmUninstallAll(cmd, o.Module, assistants) {
-			return withCode(exitUsage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",
-				o.Module, len(assistants), strings.Join(assistants, ", ")))
+			return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s is installed here for %d assistants (%s); name one with -a ASSISTANT, or uninstall all with -f/--force; nothing was uninstalled",
+				shown(o.Module), len(assistants), shown(strings.Join(assistants, ", "))))
 		}
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -122,7 +122,7 @@ func confirmUninstallAll(cmd *cobra.Command, module string, assistants []string)
 	if !installIsTerminal(in) || !installIsTerminal(errOut) {
 		return false
 	}
-	fmt.Fprintf(errOut, "%s is installed here for %s.\nUninstall all? [y/N] ", module, strings.Join(assistants, ", "))
+	fmt.Fprintf(errOut, "%s is installed here for %s.\nUninstall all? [y/N] ", shown(module), shown(strings.Join(assistants, ", ")))
 	line, _ := bufio.NewReader(in).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes"

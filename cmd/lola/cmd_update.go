@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/reinstall"
 	"github.com/lola-pm/lola/schema"
@@ -65,15 +66,15 @@ install's code, as 'lola install' has them.`,
 				return nil
 			}
 			for _, d := range res.Done {
-				fmt.Fprintf(out, "  %s  %s  %s: %s\n", modPrintable(d.Record.Module), modPrintable(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
+				fmt.Fprintf(out, "  %s  %s  %s: %s\n", shown(d.Record.Module), shown(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
 				for _, p := range d.Stale.Removed {
-					fmt.Fprintf(out, "    - %s (no longer in the module)\n", modPrintable(p))
+					fmt.Fprintf(out, "    - %s (no longer in the module)\n", shownText(p))
 				}
 				for _, n := range d.Stale.Servers {
-					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", modPrintable(n))
+					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", shown(n))
 				}
 				for _, p := range d.Stale.Kept {
-					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", modPrintable(p))
+					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", shownText(p))
 				}
 				if verbose && d.Report.Result != nil {
 					for _, c := range d.Report.Result.Changes {
@@ -82,21 +83,22 @@ install's code, as 'lola install' has them.`,
 				}
 			}
 			for _, r := range res.Stale {
-				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", modPrintable(r.Module), modPrintable(r.Assistant), modPrintable(r.ProjectPath))
+				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", shown(r.Module), shown(r.Assistant), shownText(r.ProjectPath))
 			}
 			if err != nil {
 				if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
-					return withCode(exitInternal, err)
+					return exitcode.Wrap(exitcode.Internal, err)
 				}
+				code := exitcode.ForStopped(res.Failed.Report, res.Failed.Err)
 				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
 				for _, r := range res.Remaining {
-					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", modPrintable(r.Module), modPrintable(r.Assistant), updateWhere(r))
+					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", shown(r.Module), shown(r.Assistant), updateWhere(r))
 				}
 				if !res.Correlation.IsZero() {
 					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 				}
-				if ferr == nil {
-					ferr = withCode(exitInternal, err)
+				if ferr == nil { // the report said nothing of the failure: the run's error does
+					ferr = exitcode.Wrap(code, err)
 				}
 				return ferr
 			}
@@ -118,7 +120,7 @@ func updateWhere(r install.Record) string {
 	if r.Scope == string(schema.ScopeUser) {
 		return "user scope"
 	}
-	return "project " + modPrintable(r.ProjectPath)
+	return "project " + shownText(r.ProjectPath)
 }
 
 func updateCounts(rep install.Report) string {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/lola-pm/lola/host/extrun"
 	"github.com/lola-pm/lola/host/pipeline"
@@ -23,36 +21,36 @@ func printExtRunNotice(w io.Writer, n extrun.Notice, asJSON bool) {
 	switch n.Kind {
 	case extrun.NoticeAdopted:
 		fmt.Fprintf(w, "lola: %s is %s's %s artifact: running with its manifest (capabilities, path grant)\n",
-			extRunShown(n.Name), n.Manifest, n.Tier)
+			shownText(n.Name), shown(n.Manifest), n.Tier)
 	case extrun.NoticeBare:
-		fmt.Fprintf(w, "lola: %s has no manifest: it runs with no capability (unless --caps) and no path grant beyond the root\n", extRunShown(n.Name))
+		fmt.Fprintf(w, "lola: %s has no manifest: it runs with no capability (unless --caps) and no path grant beyond the root\n", shownText(n.Name))
 	case extrun.NoticeVouched:
 		if !asJSON {
-			fmt.Fprintf(w, "lola: %s: %s\n", extRunShown(n.Name), n.Vouched)
+			fmt.Fprintf(w, "lola: %s: %s\n", shownText(n.Name), n.Vouched)
 		}
 	}
 }
 
 // printExtRunReport prints the report for people: a heading, then one line
-// per intent, every plan string shown safely (quoted if it could mislead).
+// per intent, every plan string shown safely (shownText).
 func printExtRunReport(w io.Writer, rep extRunReport) {
 	if rep.Outcome == "extension-failed" {
-		fmt.Fprintf(w, "extension %s (%s): %s after %dms, no plan\n", extRunShown(rep.Extension), rep.Tier, rep.Child.Outcome, rep.Child.ElapsedMS)
+		fmt.Fprintf(w, "extension %s (%s): %s after %dms, no plan\n", shown(rep.Extension), rep.Tier, rep.Child.Outcome, rep.Child.ElapsedMS)
 		if rep.Shim != nil && rep.Shim.Kind != shim.KindOK {
-			fmt.Fprintf(w, "  shim: %s\n", extRunShown(rep.Shim.Detail))
+			fmt.Fprintf(w, "  shim: %s\n", shownText(rep.Shim.Detail))
 		}
 		for _, v := range rep.Violations {
-			fmt.Fprintf(w, "  %s: %s\n", v.Rule, extRunShown(v.Detail))
+			fmt.Fprintf(w, "  %s: %s\n", v.Rule, shownText(v.Detail))
 		}
 		return
 	}
 	fmt.Fprintf(w, "extension %s (%s): plan of %d intent%s, %s\n",
-		extRunShown(rep.Extension), rep.Tier, len(rep.Intents), extRunPlural(len(rep.Intents)), extRunOutcomeText(rep.Outcome))
+		shown(rep.Extension), rep.Tier, len(rep.Intents), extRunPlural(len(rep.Intents)), extRunOutcomeText(rep.Outcome))
 	for _, in := range rep.Intents {
 		fmt.Fprintf(w, "  %-6s  ", in.Op)
 		switch in.Op {
 		case string(schema.OpWrite):
-			fmt.Fprintf(w, "%s", extRunShown(in.Path))
+			fmt.Fprintf(w, "%s", shownText(in.Path))
 			if in.Size != nil {
 				fmt.Fprintf(w, "  %d B  sha256:%s", *in.Size, in.SHA256[:12])
 			}
@@ -63,22 +61,22 @@ func printExtRunReport(w io.Writer, rep extRunReport) {
 				fmt.Fprint(w, "  executable")
 			}
 		case string(schema.OpDelete):
-			fmt.Fprint(w, extRunShown(in.Path))
+			fmt.Fprint(w, shownText(in.Path))
 		case string(schema.OpRename):
-			fmt.Fprintf(w, "%s -> %s", extRunShown(in.From), extRunShown(in.To))
+			fmt.Fprintf(w, "%s -> %s", shownText(in.From), shownText(in.To))
 		case string(schema.OpFetch):
-			fmt.Fprintf(w, "%s -> %s", extRunShown(in.URL), extRunShown(in.Dest))
+			fmt.Fprintf(w, "%s -> %s", shownText(in.URL), shownText(in.Dest))
 			if len(in.Headers) > 0 {
 				hs := make([]string, len(in.Headers))
 				for i, h := range in.Headers {
-					hs[i] = extRunShown(h)
+					hs[i] = shownText(h)
 				}
 				fmt.Fprintf(w, "  headers: %s", strings.Join(hs, ", "))
 			}
 		case string(schema.OpClone):
-			fmt.Fprintf(w, "%s -> %s", extRunShown(in.URL), extRunShown(in.Dest))
+			fmt.Fprintf(w, "%s -> %s", shownText(in.URL), shownText(in.Dest))
 			if in.Ref != "" {
-				fmt.Fprintf(w, "  ref %s", extRunShown(in.Ref))
+				fmt.Fprintf(w, "  ref %s", shownText(in.Ref))
 			}
 			if in.Depth > 0 {
 				fmt.Fprintf(w, "  depth %d", in.Depth)
@@ -120,9 +118,9 @@ func extRunPrintDiagnostics(w io.Writer, name string, l pipeline.Launched) {
 	if truncated {
 		note = ", truncated"
 	}
-	fmt.Fprintf(w, "extension %s stderr%s:\n", extRunShown(name), note)
+	fmt.Fprintf(w, "extension %s stderr%s:\n", shown(name), note)
 	for _, line := range lines {
-		fmt.Fprintf(w, "  | %s\n", extRunEscape(line))
+		fmt.Fprintf(w, "  | %s\n", shownText(line))
 	}
 }
 
@@ -135,37 +133,10 @@ func extRunGuestLog(w io.Writer, name string, l pipeline.Launched, show bool) {
 		return
 	}
 	if lines, _ := l.GuestLog(); len(lines) == 1 {
-		fmt.Fprintf(w, "lola: extension %s wrote 1 line to stderr (-v shows it)\n", extRunShown(name))
+		fmt.Fprintf(w, "lola: extension %s wrote 1 line to stderr (-v shows it)\n", shown(name))
 	} else if len(lines) > 1 {
-		fmt.Fprintf(w, "lola: extension %s wrote %d lines to stderr (-v shows them)\n", extRunShown(name), len(lines))
+		fmt.Fprintf(w, "lola: extension %s wrote %d lines to stderr (-v shows them)\n", shown(name), len(lines))
 	}
-}
-
-// extRunShown renders an untrusted string for a line of output
-// (extrun.Shown: quoted when it could be misread).
-func extRunShown(s string) string { return extrun.Shown(s) }
-
-// extRunEscape replaces control characters (but tab) and invalid UTF-8
-// with visible escapes.
-func extRunEscape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029'):
-			if r < 0x100 {
-				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
 }
 
 func extRunPlural(n int) string {

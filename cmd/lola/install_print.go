@@ -30,7 +30,7 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, ve
 	jr := install.Summarize(rep, err)
 	if asJSON {
 		if werr := writeJSON(out, jr); werr != nil {
-			return withCode(exitInternal, werr)
+			return exitcode.Wrap(exitcode.Internal, werr)
 		}
 	} else {
 		printInstallReport(out, errOut, rep, jr, verbose)
@@ -41,12 +41,12 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, ve
 			err = fmt.Errorf("module %s not found in the store (lola mod ls lists it; lola mod add SOURCE adds one)", rep.Module)
 		}
 		if asJSON {
-			return withCode(code, errors.New(""))
+			return exitcode.Wrap(code, errors.New(""))
 		}
-		return withCode(code, err)
+		return exitcode.Wrap(code, err)
 	}
 	if rep.Result == nil {
-		return withCode(code, errors.New("the install produced no result"))
+		return exitcode.Wrap(code, errors.New("the install produced no result"))
 	}
 	return pipelineExit(code, *rep.Result, rep.Root, asJSON, errOut)
 }
@@ -54,14 +54,14 @@ func installFinish(cmd *cobra.Command, rep install.Report, err error, asJSON, ve
 // printInstallReport is the report for people. Hook output and extension
 // diagnostics are untrusted bytes: prefixed and escaped.
 func printInstallReport(out, errOut io.Writer, rep install.Report, jr installReport, verbose bool) {
-	where := "project " + rep.Root
+	where := "project " + shownText(rep.Root)
 	if rep.Scope == schema.ScopeUser {
 		where = "your home (user scope)"
 	}
 	verb := string(rep.Operation)
 	for _, h := range rep.Hooks {
 		if !h.Ran {
-			fmt.Fprintf(out, "would run %s\n", h.Describe)
+			fmt.Fprintf(out, "would run %s\n", shownText(h.Describe))
 			continue
 		}
 		state := "ok"
@@ -71,7 +71,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 				state += fmt.Sprintf(" (exit status %d)", h.Child.ExitStatus)
 			}
 		}
-		fmt.Fprintf(out, "%s hook %s: %s; %s\n", h.Point, extRunShown(h.Script), hook.Signature, state)
+		fmt.Fprintf(out, "%s hook %s: %s; %s\n", h.Point, shownText(h.Script), hook.Signature, state)
 		installPrintUntrusted(out, "  | ", h.Child.Output)
 		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
 	}
@@ -82,7 +82,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 	}
 	for _, l := range rep.Symlinks {
 		fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes; lola does not write through links. Rerun with --replace-symlinks to replace it with a real directory (audited; 'lola uninstall' puts the link back).\n",
-			extRunEscape(l.Path), extRunEscape(l.Target))
+			shownText(l.Path), shownText(l.Target))
 	}
 	if rep.Result == nil {
 		return
@@ -98,10 +98,10 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 	}
 	switch pr.Outcome {
 	case pipeline.OutcomeDryRun:
-		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, rep.Module, rep.Assistant, where, rep.Target, rep.TargetTier)
+		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, shown(rep.Module), shown(rep.Assistant), where, shown(rep.Target), rep.TargetTier)
 		printTreeDiff(out, pr.Changes, pr.RelationNote)
 		for _, k := range rep.Kept {
-			fmt.Fprintf(out, "  would keep %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
+			fmt.Fprintf(out, "  would keep %s (%s)\n", shownText(k.Path), keptWhy(k))
 		}
 	case pipeline.OutcomeCommitted:
 		past := map[schema.Operation]string{schema.OperationInstall: "Installed", schema.OperationUninstall: "Uninstalled"}[rep.Operation]
@@ -109,21 +109,21 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		if rep.Operation == schema.OperationUninstall {
 			prep = "from"
 		}
-		fmt.Fprintf(out, "%s %s for %s %s %s: %s\n", past, rep.Module, rep.Assistant, prep, where, installChangeCounts(pr.Changes))
+		fmt.Fprintf(out, "%s %s for %s %s %s: %s\n", past, shown(rep.Module), shown(rep.Assistant), prep, where, installChangeCounts(pr.Changes))
 		for _, c := range pr.Changes {
 			installPrintChange(out, c)
 		}
 		for _, p := range rep.Forced {
-			fmt.Fprintf(out, "  taken over (--force): %s\n", extRunEscape(p))
+			fmt.Fprintf(out, "  taken over (--force): %s\n", shownText(p))
 		}
 		for _, l := range rep.Replaced {
-			fmt.Fprintf(out, "  replaced symbolic link %s (was -> %s)\n", extRunEscape(l.Path), extRunEscape(l.Target))
+			fmt.Fprintf(out, "  replaced symbolic link %s (was -> %s)\n", shownText(l.Path), shownText(l.Target))
 		}
 		for _, l := range rep.Restored {
-			fmt.Fprintf(out, "  restored symbolic link %s -> %s\n", extRunEscape(l.Path), extRunEscape(l.Target))
+			fmt.Fprintf(out, "  restored symbolic link %s -> %s\n", shownText(l.Path), shownText(l.Target))
 		}
 		for _, k := range rep.Kept {
-			fmt.Fprintf(out, "  kept %s (%s)\n", extRunEscape(k.Path), keptWhy(k))
+			fmt.Fprintf(out, "  kept %s (%s)\n", shownText(k.Path), keptWhy(k))
 		}
 		if jr.Correlation != "" {
 			fmt.Fprintf(out, "audit correlation %s (lola audit show --correlation %s)\n", jr.Correlation, jr.Correlation)
@@ -147,7 +147,7 @@ func installChangeCounts(cs []apply.Change) string {
 }
 
 func installPrintChange(w io.Writer, c apply.Change) {
-	p := c.Path
+	p := shownText(c.Path)
 	if c.Dir {
 		p += "/"
 	}
@@ -159,7 +159,7 @@ func installPrintChange(w io.Writer, c apply.Change) {
 	case apply.ChangeReplaced:
 		fmt.Fprintf(w, "  ~ %s\n", p)
 	case apply.ChangeRenamed:
-		fmt.Fprintf(w, "  > %s -> %s\n", c.From, p)
+		fmt.Fprintf(w, "  > %s -> %s\n", shownText(c.From), p)
 	case apply.ChangeNoop:
 		if c.Op != schema.OpDelete {
 			fmt.Fprintf(w, "  = %s (unchanged)\n", p)
@@ -172,7 +172,7 @@ func installPrintUntrusted(w io.Writer, prefix string, b []byte) {
 		if line == "" {
 			continue
 		}
-		fmt.Fprintf(w, "%s%s\n", prefix, extRunEscape(strings.TrimSuffix(line, "\n")))
+		fmt.Fprintf(w, "%s%s\n", prefix, shownText(strings.TrimSuffix(line, "\n")))
 	}
 }
 
@@ -181,7 +181,7 @@ func installPrintUntrusted(w io.Writer, prefix string, b []byte) {
 func installSymlinkPrompt(in io.Reader, errOut io.Writer) func([]install.Symlink) bool {
 	return func(ls []install.Symlink) bool {
 		for _, l := range ls {
-			fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes.\n", extRunEscape(l.Path), extRunEscape(l.Target))
+			fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes.\n", shownText(l.Path), shownText(l.Target))
 		}
 		fmt.Fprint(errOut, "Replace it with a real directory for this install? The replacement is audited and 'lola uninstall' restores the link. [y/N] ")
 		line, _ := bufio.NewReader(in).ReadString('\n')

@@ -7,11 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/market"
-	"github.com/lola-pm/lola/host/modsource"
 	"github.com/lola-pm/lola/host/module"
-	"github.com/lola-pm/lola/host/rejection"
 )
 
 // installResolve turns o.Module (NAME, NAME@REF, @MARKET/NAME,
@@ -38,7 +37,7 @@ func installResolveModule(cmd *cobra.Command, ctx context.Context, o install.Opt
 	sp := market.ParseSpec(o.Module)
 	store, err := module.OpenStore(o.Home)
 	if err != nil {
-		return market.Resolved{}, withCode(exitInternal, err)
+		return market.Resolved{}, exitcode.Wrap(exitcode.Internal, err)
 	}
 	if sp.Market == "" && sp.Ref == "" {
 		if n, err := module.ParseName(sp.Module); err != nil || func() bool { _, err := store.Get(n); return err == nil }() {
@@ -47,7 +46,7 @@ func installResolveModule(cmd *cobra.Command, ctx context.Context, o install.Opt
 	}
 	if dryRun {
 		if sp.Market != "" || sp.Ref != "" {
-			return market.Resolved{}, withCode(exitUsage, errors.New("--dry-run fetches nothing: install @MARKET/MODULE or MODULE@REF without it, or lola mod add the module first"))
+			return market.Resolved{}, exitcode.Wrap(exitcode.Usage, errors.New("--dry-run fetches nothing: install @MARKET/MODULE or MODULE@REF without it, or lola mod add the module first"))
 		}
 		return market.Resolved{Module: sp.Module}, nil
 	}
@@ -56,22 +55,17 @@ func installResolveModule(cmd *cobra.Command, ctx context.Context, o install.Opt
 		return market.Resolved{}, err
 	}
 	res, err := reg.Resolve(ctx, store, o.Home, sp, o.Remote)
-	switch {
-	case err == nil:
-	case len(rejection.All(err)) > 0:
-		return market.Resolved{}, withCode(exitRejected, err)
-	case errors.Is(err, market.ErrNotFound), errors.Is(err, market.ErrNoModule), errors.Is(err, module.ErrNotFound):
-		return market.Resolved{}, withCode(exitInternal, fmt.Errorf("%w (not found)", err))
-	case errors.Is(err, market.ErrAmbiguous), errors.Is(err, market.ErrOtherSource), errors.Is(err, module.ErrName), errors.Is(err, market.ErrNotGit),
-		errors.Is(err, modsource.ErrNotGit), errors.Is(err, modsource.ErrNoRecord):
-		return market.Resolved{}, withCode(exitUsage, err)
-	default:
-		return market.Resolved{}, modExit(err)
+	if err != nil {
+		code := exitcode.ForResolve(err)
+		if errors.Is(err, market.ErrNotFound) || errors.Is(err, market.ErrNoModule) || errors.Is(err, module.ErrNotFound) {
+			err = fmt.Errorf("%w (not found)", err)
+		}
+		return market.Resolved{}, exitcode.Wrap(code, err)
 	}
 	if res.Fetched != nil {
-		what := "fetched " + res.Module
+		what := "fetched " + shown(res.Module)
 		if res.From != "" {
-			what += " from " + res.From
+			what += " from " + shownText(res.From)
 		}
 		if c := commitOf(res.Fetched); c != "" {
 			what += " at " + c

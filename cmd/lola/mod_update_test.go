@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,6 +80,63 @@ func TestModAddModuleContent(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, "modules", "mono", "README.md")); err == nil {
 		t.Fatal("the module holds the source's root, not its content directory")
+	}
+}
+
+// --module-content / (or .; --content-path alike) forces the source's root
+// as the content even when a module/ folder is there, as today's Lola does,
+// and an explicit DIR is the content as it is (its own module/ not
+// preferred); the choice is kept with the stored module, so mod update
+// reads the new content the same way.
+func TestModAddModuleContentRootForcesRoot(t *testing.T) {
+	modTestHome(t)
+	src := filepath.Join(t.TempDir(), "repo")
+	modWriteFiles(t, src, map[string]string{
+		"module/skills/inner/SKILL.md":           "---\ndescription: inner\n---\n",
+		"skills/outer/SKILL.md":                  "---\ndescription: outer\n---\n",
+		"packages/x/skills/px/SKILL.md":          "---\ndescription: px\n---\n",
+		"packages/x/module/skills/pxin/SKILL.md": "---\ndescription: pxin\n---\n",
+	})
+	skills := func(name string) string {
+		t.Helper()
+		code, out, errs := runModCLI(t, "info", name, "--json")
+		var info struct {
+			Skills []struct{ Name string } `json:"skills"`
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &info) != nil {
+			t.Fatalf("info %s: %d %s %s", name, code, out, errs)
+		}
+		var ns []string
+		for _, s := range info.Skills {
+			ns = append(ns, s.Name)
+		}
+		return strings.Join(ns, ",")
+	}
+	for _, add := range [][]string{
+		{"add", src, "--name", "auto"},
+		{"add", src, "--name", "root", "--module-content", "/"},
+		{"add", src, "--name", "dot", "--content-path", "."},
+		{"add", src, "--name", "slash", "--content-path", "/"},
+		{"add", src, "--name", "sub", "--module-content", "packages/x"},
+	} {
+		if code, out, errs := runModCLI(t, add...); code != exitOK {
+			t.Fatalf("%v: %d %s %s", add, code, out, errs)
+		}
+	}
+	for name, want := range map[string]string{"auto": "inner", "root": "outer", "dot": "outer", "slash": "outer", "sub": "px"} {
+		if got := skills(name); got != want {
+			t.Errorf("%s: skills %q, want %q", name, got, want)
+		}
+	}
+	if code, out, _ := runModCLI(t, "info", "root"); code != exitOK || !strings.Contains(out, "Source\n  type: folder\n  location: "+src+"\n  content: /\n") {
+		t.Errorf("info root does not name the content chosen:\n%s", out)
+	}
+	modWriteFiles(t, src, map[string]string{"skills/outer2/SKILL.md": "---\ndescription: outer2\n---\n"})
+	if code, out, errs := runModCLI(t, "update", "root"); code != exitOK {
+		t.Fatalf("update: %d %s %s", code, out, errs)
+	}
+	if got := skills("root"); got != "outer,outer2" {
+		t.Errorf("after mod update: skills %q, want the root's outer,outer2", got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
 )
@@ -16,14 +17,14 @@ import (
 // directory the plan applied under, as the user named it or as lola chose
 // it (an install's project or home), for the recovery instructions.
 func pipelineExit(code int, pr pipeline.Result, root string, asJSON bool, errOut io.Writer) error {
-	if code == exitOK {
+	if code == exitcode.OK {
 		return nil
 	}
 	quiet := func(err error) error {
 		if asJSON {
-			return withCode(code, errors.New(""))
+			return exitcode.Wrap(code, errors.New(""))
 		}
-		return withCode(code, err)
+		return exitcode.Wrap(code, err)
 	}
 	switch pr.Outcome {
 	case pipeline.OutcomeRejected:
@@ -33,7 +34,7 @@ func pipelineExit(code int, pr pipeline.Result, root string, asJSON bool, errOut
 				fmt.Fprintln(errOut, "  "+v.Error())
 			}
 		}
-		return withCode(code, errors.New(""))
+		return exitcode.Wrap(code, errors.New(""))
 	case pipeline.OutcomeRolledBack:
 		return quiet(fmt.Errorf("%s; rolled back, the tree is as it was before the plan", pipelineFailure(pr)))
 	default:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/remote"
 )
 
@@ -29,11 +30,11 @@ func (r *remoteOnDemand) client() (*remote.Client, error) {
 	}
 	st, err := openState(r.home)
 	if err != nil {
-		return nil, withCode(exitUsage, err) // config.Load names config.yaml itself
+		return nil, exitcode.Wrap(exitcode.Usage, err) // config.Load names config.yaml itself
 	}
 	c, err := st.remoteClient()
 	if err != nil {
-		return nil, withCode(exitInternal, err)
+		return nil, exitcode.Wrap(exitcode.Internal, err)
 	}
 	r.c = c
 	return c, nil

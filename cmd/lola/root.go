@@ -7,19 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/shim"
 )
-
-// exitError carries an exit code through cobra's error return.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func withCode(code int, err error) error { return &exitError{code: code, err: err} }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -46,7 +36,7 @@ More help on any command: lola COMMAND --help (or -h).`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("lola {{.Version}}\n")
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitCodeHelp + "\n")
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + exitcode.Help + "\n")
 	root.AddCommand(newPlanCmd(), newExtCmd(), newExtensionHostCmd())
 	for _, c := range topCommands {
 		root.AddCommand(c())
@@ -71,16 +61,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
-		return exitOK
+		return exitcode.OK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(stderr, "lola:", ee.err)
+	// A command returns its failure with the code host/exitcode decided
+	// for it; an empty message means the command has told people already.
+	var e *exitcode.Error
+	if errors.As(err, &e) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(stderr, "lola:", msg)
 		}
-		return ee.code
+		return e.Code
 	}
 	fmt.Fprintln(stderr, "lola:", err)
 	// cobra reports flag and argument errors as plain errors.
-	return exitUsage
+	return exitcode.Usage
 }

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +73,7 @@ func groupRun(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		c.SetOut(c.ErrOrStderr())
 		_ = c.Help()
-		return withCode(exitUsage, fmt.Errorf("%s needs a command", c.CommandPath()))
+		return exitcode.Wrap(exitcode.Usage, fmt.Errorf("%s needs a command", c.CommandPath()))
 	}
 	msg := fmt.Sprintf("No such command %q for %s", args[0], c.CommandPath())
 	if c.SuggestionsMinimumDistance <= 0 {
@@ -81,5 +82,5 @@ func groupRun(c *cobra.Command, args []string) error {
 	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
-	return withCode(exitUsage, errors.New(msg+"\nRun '"+c.CommandPath()+" --help' for its commands."))
+	return exitcode.Wrap(exitcode.Usage, errors.New(msg+"\nRun '"+c.CommandPath()+" --help' for its commands."))
 }

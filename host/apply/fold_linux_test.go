@@ -2,13 +2,11 @@ package apply
 
 import (
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/host/rejection"
@@ -23,7 +21,6 @@ import (
 func TestCaseFoldingFilesystem(t *testing.T) {
 	mnt := t.TempDir()
 	type result struct {
-		skip     string
 		findings fsroot.Findings
 		eq       pathrule.Equality
 		foldErr  error
@@ -31,39 +28,27 @@ func TestCaseFoldingFilesystem(t *testing.T) {
 		prepErr  error
 		err      error
 	}
-	ch := make(chan result, 1)
-	go func() {
-		var res result
-		defer func() { ch <- res }()
-		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			res.skip = "unshare(CLONE_NEWNS) not permitted: " + err.Error()
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			res.skip = "private mounts not permitted: " + err.Error()
-			return
-		}
+	var res result
+	fsroottest.InPrivateMounts(t, func() string {
 		unmount, skip := mountFoldFS(t, mnt)
 		if skip != "" {
-			res.skip = skip
-			return
+			return skip
 		}
 		defer unmount()
 		r, err := fsroot.Open(mnt)
 		if err != nil {
 			res.err = err
-			return
+			return ""
 		}
 		defer r.Close()
 		s, err := Begin(r, Options{Key: testKey})
 		if err != nil {
 			res.err = err
-			return
+			return ""
 		}
 		defer s.Close()
 		if res.findings, res.err = s.Probe(); res.err != nil {
-			return
+			return ""
 		}
 		res.eq = pathrule.ForFindings(pathrule.Findings{
 			CaseInsensitive:          res.findings.CaseInsensitive,
@@ -75,7 +60,7 @@ func TestCaseFoldingFilesystem(t *testing.T) {
 			{"op":"delete","path":"Readme.md"}]}`), plan.DefaultLimits())
 		if err != nil {
 			res.err = err
-			return
+			return ""
 		}
 		_, res.foldErr = pathrule.Validate(p, res.eq)
 		var v *pathrule.Validated
@@ -87,11 +72,8 @@ func TestCaseFoldingFilesystem(t *testing.T) {
 			}
 			res.prepErr = err
 		}
-	}()
-	res := <-ch
-	if res.skip != "" {
-		t.Skip(res.skip)
-	}
+		return ""
+	})
 	must(t, res.err)
 	if !res.findings.CaseInsensitive || res.findings.NormalizationInsensitive {
 		t.Fatalf("probe on a case-folding filesystem: %+v", res.findings)
@@ -118,46 +100,34 @@ func TestCaseFoldingFilesystem(t *testing.T) {
 func TestApplyOnCaseFoldingFilesystem(t *testing.T) {
 	mnt := t.TempDir()
 	type result struct {
-		skip, tree string
-		res        Result
-		err        error
+		tree string
+		res  Result
+		err  error
 	}
-	ch := make(chan result, 1)
-	go func() {
-		var out result
-		defer func() { ch <- out }()
-		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			out.skip = "unshare(CLONE_NEWNS) not permitted: " + err.Error()
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			out.skip = "private mounts not permitted: " + err.Error()
-			return
-		}
+	var out result
+	fsroottest.InPrivateMounts(t, func() string {
 		unmount, skip := mountFoldFS(t, mnt)
 		if skip != "" {
-			out.skip = skip
-			return
+			return skip
 		}
 		defer unmount()
 		tree(t, mnt, map[string]string{"skills/foo/SKILL.md": "old", "skills/old": "stale file"})
 		r, err := fsroot.Open(mnt)
 		if err != nil {
 			out.err = err
-			return
+			return ""
 		}
 		defer r.Close()
 		s, err := Begin(r, Options{Key: testKey})
 		if err != nil {
 			out.err = err
-			return
+			return ""
 		}
 		defer s.Close()
 		fnd, err := s.Probe()
 		if err != nil {
 			out.err = err
-			return
+			return ""
 		}
 		eq := pathrule.ForFindings(pathrule.Findings{CaseInsensitive: fnd.CaseInsensitive, NormalizationInsensitive: fnd.NormalizationInsensitive})
 		p, err := plan.Decode(strings.NewReader(`{"protocol":1,"intents":[
@@ -167,25 +137,22 @@ func TestApplyOnCaseFoldingFilesystem(t *testing.T) {
 			{"op":"write","path":"Skills/bar/x.md","content":"x"}]}`), plan.DefaultLimits())
 		if err != nil {
 			out.err = err
-			return
+			return ""
 		}
 		v, err := pathrule.Validate(p, eq)
 		if err != nil {
 			out.err = err
-			return
+			return ""
 		}
 		prep, err := s.Prepare(v, p)
 		if err != nil {
 			out.err = err
-			return
+			return ""
 		}
 		out.res = s.Commit(prep)
 		out.tree = snapshot(t, mnt)
-	}()
-	out := <-ch
-	if out.skip != "" {
-		t.Skip(out.skip)
-	}
+		return ""
+	})
 	must(t, out.err)
 	if out.res.Outcome != OutcomeCommitted {
 		t.Fatalf("%+v", out.res)

@@ -3,11 +3,11 @@ package apply
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -21,45 +21,26 @@ func TestDeleteOfSubtreeHoldingMountRefused(t *testing.T) {
 			root, outside := filepath.Join(base, "root"), filepath.Join(base, "outside")
 			tree(t, base, map[string]string{"outside/precious": "keep me", "root/sub/inner/mnt/": "", "root/sub/inner/fmnt": "", "root/sub/x": "x"})
 			before := snapshot(t, root) // seen from outside the mount namespace
-			type result struct {
-				skip string
-				err  error
-				snap string
-			}
-			ch := make(chan result, 1)
-			go func() {
-				runtime.LockOSThread() // never unlocked: the thread dies with its namespace
-				if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-					ch <- result{skip: "unshare(CLONE_NEWNS) not permitted: " + err.Error()}
-					return
-				}
-				if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-					ch <- result{skip: "private mounts not permitted: " + err.Error()}
-					return
-				}
+			var err error
+			fsroottest.InPrivateMounts(t, func() string {
 				src, dst := outside, filepath.Join(root, "sub", "inner", "mnt")
 				if kind == "file" {
 					src, dst = filepath.Join(outside, "precious"), filepath.Join(root, "sub", "inner", "fmnt")
 				}
 				if err := unix.Mount(src, dst, "", unix.MS_BIND, ""); err != nil {
-					ch <- result{skip: "bind mount not permitted: " + err.Error()}
-					return
+					return "bind mount not permitted: " + err.Error()
 				}
 				p, v := decode(t, `{"protocol":1,"intents":[{"op":"delete","path":"sub"}]}`)
-				r, err := openRootErr(root)
-				if err != nil {
-					ch <- result{err: err}
-					return
+				r, oerr := openRootErr(root)
+				if oerr != nil {
+					err = oerr
+					return ""
 				}
 				defer r.Close()
 				_, err = Apply(r, v, p, Options{Key: testKey})
-				ch <- result{err: err}
-			}()
-			res := <-ch
-			if res.skip != "" {
-				t.Skip(res.skip)
-			}
-			wantRule(t, res.err, schema.RulePathCrossDevice)
+				return ""
+			})
+			wantRule(t, err, schema.RulePathCrossDevice)
 			if b, err := os.ReadFile(filepath.Join(outside, "precious")); err != nil || string(b) != "keep me" {
 				t.Fatalf("outside content harmed: %q %v", b, err)
 			}

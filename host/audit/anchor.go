@@ -16,6 +16,7 @@ import (
 	"strconv"
 
 	"github.com/lola-pm/lola/host/internal/durable"
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // The anchor: a hash chain commits every record to the ones before it, so
@@ -69,7 +70,7 @@ func loadOrCreateKey(logPath string) ([]byte, error) {
 		return readKey(p) // another process created it first
 	}
 	if err != nil {
-		return nil, fmt.Errorf("audit: create anchor key: %w", stripPath(err))
+		return nil, fmt.Errorf("audit: create anchor key: %w", errpath.Strip(err))
 	}
 	_, werr := f.Write(key)
 	// The key must outlive a power loss, or every later head would fail
@@ -78,7 +79,7 @@ func loadOrCreateKey(logPath string) ([]byte, error) {
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(p)
-		return nil, fmt.Errorf("audit: write anchor key: %w", stripPath(err))
+		return nil, fmt.Errorf("audit: write anchor key: %w", errpath.Strip(err))
 	}
 	return key, nil
 }
@@ -93,7 +94,7 @@ func readKey(p string) ([]byte, error) {
 	defer f.Close()
 	key, err := io.ReadAll(io.LimitReader(f, keyBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("audit: read anchor key: %w", stripPath(err))
+		return nil, fmt.Errorf("audit: read anchor key: %w", errpath.Strip(err))
 	}
 	if len(key) != keyBytes {
 		return nil, fmt.Errorf("audit: the anchor key (%s) is not %d bytes", KeyFileName, keyBytes)
@@ -116,11 +117,11 @@ func writeHead(logPath string, key []byte, seq uint64, hash string) error {
 	}
 	tmp := headPath(logPath) + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("audit: write anchor: %w", stripPath(err))
+		return fmt.Errorf("audit: write anchor: %w", errpath.Strip(err))
 	}
 	if err := os.Rename(tmp, headPath(logPath)); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("audit: write anchor: %w", stripPath(err))
+		return fmt.Errorf("audit: write anchor: %w", errpath.Strip(err))
 	}
 	return nil
 }

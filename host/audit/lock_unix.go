@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lola-pm/lola/host/internal/durable"
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // lockFile takes an exclusive flock on f, blocking. flock locks belong to
@@ -41,14 +42,14 @@ func unlockFile(f *os.File) { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }
 func tightenMode(f *os.File) error {
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("audit: stat log: %w", stripPath(err))
+		return fmt.Errorf("audit: stat log: %w", errpath.Strip(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("audit: the log is not a regular file")
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		if err := f.Chmod(0o600); err != nil {
-			return fmt.Errorf("audit: restrict log permissions: %w", stripPath(err))
+			return fmt.Errorf("audit: restrict log permissions: %w", errpath.Strip(err))
 		}
 	}
 	return nil

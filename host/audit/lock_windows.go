@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // lockFile takes an exclusive LockFileEx lock on the whole of f, blocking.
@@ -32,7 +34,7 @@ func unlockFile(f *os.File) {
 func tightenMode(f *os.File) error {
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("audit: stat log: %w", stripPath(err))
+		return fmt.Errorf("audit: stat log: %w", errpath.Strip(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("audit: the log is not a regular file")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lola-pm/lola/host/internal/durable"
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // GenesisHash is the "prev" of the first record: the sha256 of the string
@@ -66,7 +67,7 @@ type cachedHead struct {
 // directory is created 0700 and the file 0600.
 func Open(path string) (*Log, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("audit: create log directory: %w", stripPath(err))
+		return nil, fmt.Errorf("audit: create log directory: %w", errpath.Strip(err))
 	}
 	// Create exclusively first, so that only the Open that made the file
 	// pays for making its directory entry durable.
@@ -77,7 +78,7 @@ func Open(path string) (*Log, error) {
 		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("audit: open log: %w", stripPath(err))
+		return nil, fmt.Errorf("audit: open log: %w", errpath.Strip(err))
 	}
 	if err := tightenMode(f); err != nil {
 		f.Close()
@@ -225,13 +226,13 @@ func (l *Log) appendSync(e Entry, sync bool) error {
 		return errors.New("audit: log is closed")
 	}
 	if err := lockFile(l.f); err != nil {
-		return fmt.Errorf("audit: lock log: %w", stripPath(err))
+		return fmt.Errorf("audit: lock log: %w", errpath.Strip(err))
 	}
 	defer unlockFile(l.f)
 
 	fi, err := l.f.Stat()
 	if err != nil {
-		return fmt.Errorf("audit: stat log: %w", stripPath(err))
+		return fmt.Errorf("audit: stat log: %w", errpath.Strip(err))
 	}
 	size := fi.Size()
 	var seq uint64
@@ -273,7 +274,7 @@ func (l *Log) writeLocked(e *Entry, size int64, seq uint64, prev string, sync bo
 		// Do not leave a torn line behind (the next append would repair it,
 		// but there is no reason to make it).
 		_ = l.f.Truncate(size)
-		return 0, fmt.Errorf("audit: write record: %w", stripPath(err))
+		return 0, fmt.Errorf("audit: write record: %w", errpath.Strip(err))
 	}
 	sum := sha256.Sum256(line)
 	hash := hex.EncodeToString(sum[:])
@@ -296,7 +297,7 @@ func (l *Log) writeLocked(e *Entry, size int64, seq uint64, prev string, sync bo
 	}
 	l.syncs.Add(1)
 	if err := durable.File(l.f); err != nil {
-		return 0, fmt.Errorf("audit: fsync record: %w", stripPath(err))
+		return 0, fmt.Errorf("audit: fsync record: %w", errpath.Strip(err))
 	}
 	l.head = cachedHead{valid: true, size: newSize, seq: e.Seq, hash: hash}
 	// Anchor the new head. A record that is durable but not anchored is
@@ -318,10 +319,10 @@ func (l *Log) repair(t *tornTail) (int64, uint64, string, error) {
 	frag := io.NewSectionReader(l.f, t.start, t.size-t.start)
 	h := sha256.New()
 	if _, err := io.Copy(h, frag); err != nil {
-		return 0, 0, "", fmt.Errorf("audit: read torn tail: %w", stripPath(err))
+		return 0, 0, "", fmt.Errorf("audit: read torn tail: %w", errpath.Strip(err))
 	}
 	if err := l.f.Truncate(t.start); err != nil {
-		return 0, 0, "", fmt.Errorf("audit: cut torn tail: %w", stripPath(err))
+		return 0, 0, "", fmt.Errorf("audit: cut torn tail: %w", errpath.Strip(err))
 	}
 	seq, prev, err := readTail(l.f, t.start)
 	if err != nil {
@@ -357,7 +358,7 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 	}
 	var last [1]byte
 	if _, err := f.ReadAt(last[:], size-1); err != nil {
-		return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
+		return 0, "", fmt.Errorf("audit: read log tail: %w", errpath.Strip(err))
 	}
 	end := size
 	if last[0] == '\n' {
@@ -373,7 +374,7 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 			n = pos
 		}
 		if _, err := f.ReadAt(buf[:n], pos-n); err != nil && err != io.EOF {
-			return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
+			return 0, "", fmt.Errorf("audit: read log tail: %w", errpath.Strip(err))
 		}
 		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
 			start = pos - n + int64(i) + 1
@@ -392,7 +393,7 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 	}
 	line := make([]byte, end-start)
 	if _, err := f.ReadAt(line, start); err != nil {
-		return 0, "", fmt.Errorf("audit: read log tail: %w", stripPath(err))
+		return 0, "", fmt.Errorf("audit: read log tail: %w", errpath.Strip(err))
 	}
 	var head struct {
 		Seq *uint64 `json:"seq"`
@@ -402,15 +403,4 @@ func readTail(f *os.File, size int64) (uint64, string, error) {
 	}
 	sum := sha256.Sum256(line)
 	return *head.Seq, hex.EncodeToString(sum[:]), nil
-}
-
-// stripPath removes the file name from an *os.PathError (the only error
-// carrying a path that this package's file operations return) so that no
-// host path reaches a caller's diagnostics through this package.
-func stripPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // Filter selects records. The zero Filter selects every record.
@@ -32,13 +34,13 @@ func (f Filter) match(e *Entry) bool {
 func Scan(path string, f Filter, fn func(Entry) error) error {
 	file, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("audit: open log: %w", stripPath(err))
+		return fmt.Errorf("audit: open log: %w", errpath.Strip(err))
 	}
 	defer file.Close()
 	// A shared lock: appenders wait, so the last line is never seen half
 	// written. fn runs under it; it must not append to this log.
 	if err := lockFileShared(file); err != nil {
-		return fmt.Errorf("audit: lock log: %w", stripPath(err))
+		return fmt.Errorf("audit: lock log: %w", errpath.Strip(err))
 	}
 	defer unlockFile(file)
 	br := bufio.NewReaderSize(file, 64<<10)

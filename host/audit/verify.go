@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // Problem is why a chain check failed. Closed.
@@ -141,13 +143,13 @@ func Verify(path string) (Head, error) {
 		}
 	}
 	if err != nil {
-		return Head{}, fmt.Errorf("audit: open log: %w", stripPath(err))
+		return Head{}, fmt.Errorf("audit: open log: %w", errpath.Strip(err))
 	}
 	defer f.Close()
 	// A shared lock: appenders wait, so the last line is never seen half
 	// written, and the anchor is the one written after the last record.
 	if err := lockFileShared(f); err != nil {
-		return Head{}, fmt.Errorf("audit: lock log: %w", stripPath(err))
+		return Head{}, fmt.Errorf("audit: lock log: %w", errpath.Strip(err))
 	}
 	defer unlockFile(f)
 	a, aerr := readHead(path) // its errors are checkAnchor's to report
@@ -171,7 +173,7 @@ func checkAnchor(path string, a anchorFile, err error, h Head, hashAt string) (H
 	case errors.Is(err, errHeadMalformed):
 		return Head{}, &ChainError{Seq: h.Records, Problem: ProblemAnchorForged}
 	case err != nil:
-		return Head{}, fmt.Errorf("audit: read anchor: %w", stripPath(err))
+		return Head{}, fmt.Errorf("audit: read anchor: %w", errpath.Strip(err))
 	}
 	key, err := readKey(keyPath(path))
 	if err != nil {
@@ -271,7 +273,7 @@ func readLine(br *bufio.Reader) ([]byte, bool, error) {
 			}
 			return line, false, nil
 		default:
-			return nil, false, fmt.Errorf("audit: read log: %w", stripPath(err))
+			return nil, false, fmt.Errorf("audit: read log: %w", errpath.Strip(err))
 		}
 	}
 }

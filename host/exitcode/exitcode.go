@@ -13,9 +13,16 @@
 //     from pipeline.Apply.
 //   - ForInstall maps what an install or uninstall returned (host/install),
 //     every sentinel of host/install to the code its doc names.
+//   - ForModule, ForSource, ForResolve, ForMarket and ForExtAdd map what
+//     the module store, the marketplace registry and extension intake
+//     return; ForStopped, ForSync and ForSyncFile the runs of several
+//     installs; ForValidate, ForRecover, ForVerify and ForExtTest the plan,
+//     recovery, audit and golden-test commands. Each doc names the code of
+//     every error it tells apart.
 //   - An *Error carries the code a host operation decided where the failure
-//     arose (host/extrun returns them); Of reads it back, and is Internal
-//     for any other error.
+//     arose (host/extrun returns them, the CLI wraps what it maps); Of reads
+//     it back, and is Internal for any other error. The mappings that take
+//     an error keep an *Error's code where their doc says so.
 //
 // Non-guarantees: errors that are not typed host results (cobra's flag
 // errors, say) are the caller's to map, normally to Usage. The messages
@@ -116,8 +123,10 @@ func ForApply(err error) int {
 // invalid hook, a dry run of a native target, a module not installed
 // there, or a refused --append-context is 2; a failed pre-install hook
 // is 4; a target that produced no plan is ForChild of its run (4 when it
-// did not run); a target its pin or the trust policy refused
-// (extension.changed, extension.unsigned) is 4, as for ext run, since it
+// did not run); a target refused before it ran by its pin or the trust
+// policy (install.ErrTargetRefused: a changed artifact, a native one
+// nothing pins, one the policy does not vouch for; or a rule
+// extension.changed or extension.unsigned) is 4, as for ext run, since it
 // never ran; any other rejection is 3; anything else 1.
 func ForInstall(rep install.Report, err error) int {
 	switch {
@@ -139,7 +148,7 @@ func ForInstall(rep install.Report, err error) int {
 			return ForChild(rep.Launched.Child)
 		}
 		return Extension
-	case pinRefused(err):
+	case errors.Is(err, install.ErrTargetRefused), pinRefused(err):
 		return Extension
 	case len(rejection.All(err)) > 0:
 		return Rejected
@@ -187,12 +196,21 @@ func Wrap(code int, err error) error {
 // its chain, and 1 for any other error (a failure nobody decided a code
 // for is an internal one).
 func Of(err error) int {
+	if c, ok := decided(err); ok {
+		return c
+	}
+	return Internal
+}
+
+// decided is the code already decided for err: 0 for nil, the Code of the
+// first *Error in its chain; ok is false for any other error.
+func decided(err error) (code int, ok bool) {
 	if err == nil {
-		return OK
+		return OK, true
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Code
+		return e.Code, true
 	}
-	return Internal
+	return 0, false
 }

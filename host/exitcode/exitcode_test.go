@@ -78,12 +78,7 @@ func TestForInstall(t *testing.T) {
 	wrap := func(e error) error { return fmt.Errorf("install: x: %w", e) }
 	refusedByPolicy := &pipeline.Launched{Child: child.Result{Outcome: child.OutcomePlanRefused, Err: rejection.New(schema.RuleRemoteMethod, "x")}}
 	killed := &pipeline.Launched{Child: child.Result{Outcome: child.OutcomeKilledDeadline}}
-	for _, tc := range []struct {
-		name string
-		rep  install.Report
-		err  error
-		want int
-	}{
+	checkReportCodes(t, ForInstall, []reportCase{
 		{"module not found", install.Report{}, wrap(install.ErrModuleNotFound), Internal},
 		{"usage", install.Report{}, wrap(install.ErrUsage), Usage},
 		{"unknown assistant", install.Report{}, wrap(install.ErrUnknownAssistant), Usage},
@@ -96,6 +91,8 @@ func TestForInstall(t *testing.T) {
 		{"target failed, killed", install.Report{Launched: killed}, wrap(install.ErrTargetFailed), Extension},
 		{"target failed, plan refused by policy", install.Report{Launched: refusedByPolicy}, wrap(install.ErrTargetFailed), Rejected},
 		{"pin changed", install.Report{}, wrap(rejection.New(schema.RuleExtensionChanged, "x")), Extension},
+		{"refused before it ran", install.Report{}, wrap(install.ErrTargetRefused), Extension},
+		{"refused by a path rule before it ran", install.Report{}, errors.Join(install.ErrTargetRefused, rejection.New(schema.RulePathSymlink, "x")), Extension},
 		{"unsigned", install.Report{}, wrap(rejection.New(schema.RuleExtensionUnsigned, "x")), Extension},
 		{"other rejection", install.Report{}, wrap(rejection.New(schema.RulePathSymlink, "x")), Rejected},
 		{"untyped", install.Report{}, errors.New("x"), Internal},
@@ -105,8 +102,21 @@ func TestForInstall(t *testing.T) {
 		{"rejected", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRejected}}, nil, Rejected},
 		{"rolled back", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRolledBack}}, nil, RolledBack},
 		{"rollback failed", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRollbackFailed}}, nil, RollbackFailed},
-	} {
-		if got := ForInstall(tc.rep, tc.err); got != tc.want {
+	})
+}
+
+// reportCase is what an install or uninstall returned, and its code.
+type reportCase struct {
+	name string
+	rep  install.Report
+	err  error
+	want int
+}
+
+func checkReportCodes(t *testing.T, f func(install.Report, error) int, cases []reportCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := f(tc.rep, tc.err); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}

@@ -2,16 +2,13 @@ package extrun
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/shim"
 	"github.com/lola-pm/lola/schema"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // failure is the one-line message for a run that produced no plan: what
@@ -49,18 +46,5 @@ func failure(name string, l pipeline.Launched) error {
 			}
 		}
 	}
-	return fmt.Errorf("extension %s %s (nothing applied)", Shown(name), what)
-}
-
-// Shown renders an untrusted string (an artifact's file name, a plan path,
-// a diagnostic) for one line of output: as is when it is plainly
-// printable, Go-quoted when a space, a control character or invalid UTF-8
-// could make it misread.
-func Shown(s string) string {
-	if s == "" || !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
-		return !unicode.IsGraphic(r) || unicode.IsSpace(r)
-	}) >= 0 {
-		return strconv.Quote(s)
-	}
-	return s
+	return fmt.Errorf("extension %s %s (nothing applied)", lexical.Printable(name, lexical.LineEcho), what)
 }

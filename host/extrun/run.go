@@ -17,6 +17,7 @@ import (
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
+	"github.com/lola-pm/lola/schema/lexical"
 )
 
 // Options is one run.
@@ -125,12 +126,12 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	if ext.Manifest != nil {
 		if o.Caps != nil {
-			return fail(exitcode.Usage, fmt.Errorf("ext run: %s has a manifest, which declares its capabilities; --caps is for bare artifacts", Shown(ext.Name)))
+			return fail(exitcode.Usage, fmt.Errorf("ext run: %s has a manifest, which declares its capabilities; --caps is for bare artifacts", lexical.Printable(ext.Name, lexical.LineEcho)))
 		}
 		caps = ext.Manifest.Capabilities()
 	}
 	if o.DryRun && ext.Tier.Native() && !o.TrustNative {
-		return fail(exitcode.Usage, fmt.Errorf("ext run: %s is a native (tier-2) extension: it runs unconfined and may act before lola sees its plan, so --dry-run cannot promise nothing happens; add --trust-native to run it anyway, or build it for tier 1 (lola ext build --tier 1)", Shown(ext.Name)))
+		return fail(exitcode.Usage, fmt.Errorf("ext run: %s is a native (tier-2) extension: it runs unconfined and may act before lola sees its plan, so --dry-run cannot promise nothing happens; add --trust-native to run it anyway, or build it for tier 1 (lola ext build --tier 1)", lexical.Printable(ext.Name, lexical.LineEcho)))
 	}
 	req, err := LoadRequest(o.RequestFile, o.Stdin)
 	if err != nil {

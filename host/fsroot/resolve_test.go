@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -170,21 +171,14 @@ func TestResolveRefusesBindMount(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
 		must(t, os.MkdirAll(filepath.Join(root, "mnt"), 0o755))
 		must(t, os.WriteFile(filepath.Join(root, "mfile"), nil, 0o644))
-		skip := make(chan string, 1)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			// The thread is never unlocked: it dies with this goroutine,
-			// taking its mount namespace along.
-			if reason := privateBindMount(filepath.Join(outside), filepath.Join(root, "mnt"),
-				filepath.Join(outside, "secret"), filepath.Join(root, "mfile")); reason != "" {
-				skip <- reason
-				return
+		fsroottest.InPrivateMounts(t, func() string {
+			if reason := bindMounts(outside, filepath.Join(root, "mnt"), filepath.Join(outside, "secret"), filepath.Join(root, "mfile")); reason != "" {
+				return reason
 			}
 			r, err := Open(root)
 			if err != nil {
 				t.Error(err)
-				return
+				return ""
 			}
 			defer r.Close()
 			for _, path := range []string{"mnt/secret", "mnt/new/x", "mnt", "mfile"} {
@@ -195,12 +189,7 @@ func TestResolveRefusesBindMount(t *testing.T) {
 					t.Errorf("%s: %v; want %s", path, err, schema.RulePathCrossDevice)
 				}
 			}
-		}()
-		<-done
-		select {
-		case reason := <-skip:
-			t.Skip(reason)
-		default:
-		}
+			return ""
+		})
 	})
 }

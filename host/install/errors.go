@@ -8,7 +8,8 @@ var (
 	// ErrUsage: the request itself is wrong (scope, assistant, project
 	// directory, module name). Exit 2.
 	ErrUsage = errors.New("install: bad request")
-	// ErrModuleNotFound: no module of that name in the store. Exit 2.
+	// ErrModuleNotFound: no module of that name in the store. Exit 1, as
+	// today's Lola exits for it.
 	ErrModuleNotFound = errors.New("install: no such module (lola mod add it first)")
 	// ErrUnknownAssistant: no target extension named as the assistant. Exit 2.
 	ErrUnknownAssistant = errors.New("install: no target extension for that assistant")
@@ -21,6 +22,13 @@ var (
 	// ErrPreInstallFailed: the pre-install hook did not succeed; the target
 	// never ran. Exit 4.
 	ErrPreInstallFailed = errors.New("install: pre-install hook failed; nothing was applied")
+	// ErrTargetRefused: the target extension was refused before anything
+	// ran, by its pin or the trust policy (host/extension.PinFor: an
+	// artifact that changed since it was pinned, a native one nothing
+	// pins or vouches for, one the policy does not trust). Exit 4, as
+	// 'lola ext run' exits for the same refusal. An error matching it
+	// carries the refusal's own message (and its rule, when it has one).
+	ErrTargetRefused = errors.New("install: the target extension was refused before it ran")
 	// ErrTargetFailed: the target extension returned no plan lola accepts.
 	// Exit 4 (or 3 when its plan broke a lexical policy rule; see
 	// Report.Launched).
@@ -32,3 +40,17 @@ var (
 	// for that assistant, scope and project. Exit 2.
 	ErrNotInstalled = errors.New("install: not installed there (see lola list)")
 )
+
+// refused marks err, a refusal of the target before it ran, as
+// ErrTargetRefused; its message stays err's own.
+func refused(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &refusedError{err}
+}
+
+type refusedError struct{ err error }
+
+func (e *refusedError) Error() string   { return e.err.Error() }
+func (e *refusedError) Unwrap() []error { return []error{e.err, ErrTargetRefused} }

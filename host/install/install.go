@@ -17,6 +17,7 @@ import (
 	"github.com/lola-pm/lola/host/config"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/module"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
@@ -543,17 +544,17 @@ func (j *job) checkPin(log *audit.Log) error {
 		err = checkArtifactSum(j.ext, rp.Sum)
 	}
 	if err == nil || len(rejection.All(err)) == 0 {
-		return err
+		return refused(err)
 	}
 	id, ierr := j.ext.AuditIdentity()
 	if ierr != nil {
-		return errors.Join(err, ierr)
+		return errors.Join(refused(err), ierr)
 	}
 	caps := j.ext.Capabilities()
 	if _, lerr := log.Rejected(audit.Rejection{Extension: id, Tier: j.ext.AuditTier(), Capabilities: caps.List(), Err: err}); lerr != nil {
-		return errors.Join(err, fmt.Errorf("the refusal could not be audited: %w", lerr))
+		return errors.Join(refused(err), fmt.Errorf("the refusal could not be audited: %w", lerr))
 	}
-	return err
+	return refused(err)
 }
 
 // checkArtifactSum refuses e's artifact unless its bytes hash to want
@@ -588,7 +589,7 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 	// signed or opted in for its present bytes (host/extension.PinFor).
 	rp, err := j.ext.PinFor(j.ext.Tier(), j.o.Trust)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, refused(err)
 	}
 	j.signature = rp.Describe()
 	var pin *[32]byte
@@ -655,7 +656,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	if j.op == schema.OperationUninstall {
 		np, kept, err := narrowUninstall(j.root, p, j.owned, j.managed)
 		if err != nil {
-			return fmt.Errorf("uninstall: %w", stripPath(err))
+			return fmt.Errorf("uninstall: %w", errpath.Strip(err))
 		}
 		p, j.rep.Kept = np, kept
 	}

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/lola-pm/lola/host/internal/durable"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/internal/filelock"
 	"github.com/lola-pm/lola/host/internal/strictyaml"
 )
@@ -147,7 +148,7 @@ func UpdateRegistry(home string, fn func(*Registry) error) error {
 // does; fn decides whether anything is saved.
 func withRegistryLocked(home string, fn func(*Registry) error) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	return filelock.WithExclusive(filepath.Join(home, lockName), func() error {
 		reg, err := ReadRegistry(home)
@@ -175,7 +176,7 @@ func ReadRegistry(home string) (*Registry, error) {
 		return r, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return nil, fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	defer f.Close()
 	// Unknown keys are not refused: the inline Extra maps keep them.
@@ -250,11 +251,11 @@ func (r *Registry) Save() error {
 	}
 	dir := filepath.Dir(r.path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	tmp, err := os.CreateTemp(dir, "."+InstalledFile+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	name := tmp.Name()
 	ok := false
@@ -265,19 +266,19 @@ func (r *Registry) Save() error {
 		}
 	}()
 	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	if err := durable.File(tmp); err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	if err := os.Rename(name, r.path); err != nil {
-		return fmt.Errorf("%s: %w", InstalledFile, stripPath(err))
+		return fmt.Errorf("%s: %w", InstalledFile, errpath.Strip(err))
 	}
 	ok = true
 	if d, err := os.Open(dir); err == nil {
@@ -285,18 +286,4 @@ func (r *Registry) Save() error {
 		d.Close()
 	}
 	return nil
-}
-
-// stripPath removes the file name from an *os.PathError or *os.LinkError,
-// so that diagnostics carry no host path.
-func stripPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return fmt.Errorf("%s: %w", le.Op, le.Err)
-	}
-	return err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/plan"
 )
@@ -161,14 +162,14 @@ func replaceSymlinks(root string, log *audit.Log, c audit.Correlation, links []S
 		}
 		if err := os.Remove(abs); err != nil {
 			restoreSymlinks(root, nil, c, done)
-			return nil, fmt.Errorf("cannot remove the symbolic link %s: %w", l.Path, stripPath(err))
+			return nil, fmt.Errorf("cannot remove the symbolic link %s: %w", l.Path, errpath.Strip(err))
 		}
 		if copied {
 			if err := os.WriteFile(abs, content, 0o644); err != nil {
 				_ = os.Remove(abs)
 				_ = os.Symlink(l.Target, abs)
 				restoreSymlinks(root, nil, c, done)
-				return nil, fmt.Errorf("cannot write the copy replacing %s: %w", l.Path, stripPath(err))
+				return nil, fmt.Errorf("cannot write the copy replacing %s: %w", l.Path, errpath.Strip(err))
 			}
 			r.Copied = hashHex(content)
 		}
@@ -176,7 +177,7 @@ func replaceSymlinks(root string, log *audit.Log, c audit.Correlation, links []S
 			if err := os.Mkdir(abs, 0o755); err != nil {
 				_ = os.Symlink(l.Target, abs)
 				restoreSymlinks(root, nil, c, done)
-				return nil, fmt.Errorf("cannot create the directory replacing %s: %w", l.Path, stripPath(err))
+				return nil, fmt.Errorf("cannot create the directory replacing %s: %w", l.Path, errpath.Strip(err))
 			}
 		}
 		done = append(done, r)

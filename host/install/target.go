@@ -11,6 +11,7 @@ import (
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pipeline"
 )
 
@@ -44,7 +45,7 @@ func (a artifact) digest(l pipeline.Launched) ([]byte, error) {
 	}
 	sum, err := pipeline.ArtifactSum(a.path)
 	if err != nil {
-		return nil, fmt.Errorf("artifact unreadable: %w", stripPath(err))
+		return nil, fmt.Errorf("artifact unreadable: %w", errpath.Strip(err))
 	}
 	return sum[:], nil
 }
@@ -64,7 +65,7 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 		}
 		sum, err := pipeline.ArtifactSum(a.HostPath())
 		if err != nil {
-			return artifact{}, fmt.Errorf("extension %s: artifact unreadable: %w", e.Name(), stripPath(err))
+			return artifact{}, fmt.Errorf("extension %s: artifact unreadable: %w", e.Name(), errpath.Strip(err))
 		}
 		return artifact{path: a.HostPath(), sum: sum, hasSum: true, cleanup: func() {}}, nil
 	}

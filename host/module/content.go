@@ -5,9 +5,45 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
+
+// contentRoot is where AddOptions.Content puts the module's content in the
+// staged tree: "" is the tree, where Discover still prefers a module/
+// folder (explicit false); "/", "." and "./" are the tree itself as the
+// content, a module/ folder notwithstanding; anything else is contentDir.
+func contentRoot(tree, content string) (dir string, explicit bool, err error) {
+	switch content {
+	case "":
+		return tree, false, nil
+	case "/", ".", "./":
+		return tree, true, nil
+	}
+	dir, err = contentDir(tree, content)
+	return dir, true, err
+}
+
+// keepContent makes the explicit content directory root, staged under
+// staging, read back as it is by Discover once stored: when it holds a
+// module/ folder, which Discover would take for the content, root is moved
+// one level down, to module/ of a new directory, and l says so. The
+// directory to store is returned.
+func keepContent(staging, root string, l *Layout) (string, error) {
+	if ok, err := hasContentSubdir(root); err != nil || !ok {
+		return root, err
+	}
+	wrap, err := os.MkdirTemp(staging, "content-")
+	if err != nil {
+		return "", errpath.Strip(err)
+	}
+	if err := os.Rename(root, filepath.Join(wrap, contentSubdir)); err != nil {
+		return "", errpath.Strip(err)
+	}
+	l.ContentDir = contentSubdir
+	return wrap, nil
+}
 
 // contentDir is AddOptions.Content inside the staged tree: a relative
 // slash path with no empty, "." or ".." element (path.invalid otherwise),

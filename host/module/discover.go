@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/schema"
 )
@@ -94,16 +95,32 @@ type Hooks struct {
 // hooks would otherwise silently not run); malformed frontmatter or
 // mcps.json only loses the description or the server names, as today.
 func Discover(dir, name string) (Layout, error) {
-	var l Layout
-	content := dir
-	if fi, err := os.Lstat(filepath.Join(dir, contentSubdir)); err == nil {
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return l, entryViolation(schema.RulePathSymlink, contentSubdir, "symbolic link")
-		}
-		if fi.IsDir() {
-			content, l.ContentDir = filepath.Join(dir, contentSubdir), contentSubdir
-		}
+	ok, err := hasContentSubdir(dir)
+	if err != nil || !ok {
+		return discoverContent(dir, name)
 	}
+	l, err := discoverContent(filepath.Join(dir, contentSubdir), name)
+	l.ContentDir = contentSubdir
+	return l, err
+}
+
+// hasContentSubdir reports whether dir holds a module/ directory (a
+// symbolic link there is path.symlink).
+func hasContentSubdir(dir string) (bool, error) {
+	fi, err := os.Lstat(filepath.Join(dir, contentSubdir))
+	if err != nil {
+		return false, nil
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return false, entryViolation(schema.RulePathSymlink, contentSubdir, "symbolic link")
+	}
+	return fi.IsDir(), nil
+}
+
+// discoverContent is Discover of the content directory content itself: a
+// module/ folder in it is content like any other.
+func discoverContent(content, name string) (Layout, error) {
+	var l Layout
 	var err error
 	if l.Skills, err = discoverSkills(content); err != nil {
 		return l, err
@@ -147,7 +164,7 @@ func Discover(dir, name string) (Layout, error) {
 	}
 	d, err := hook.LoadDeclared(content)
 	if err != nil {
-		return l, fmt.Errorf("%w: %v", ErrConfig, stripPath(err))
+		return l, fmt.Errorf("%w: %v", ErrConfig, errpath.Strip(err))
 	}
 	l.Hooks = Hooks{PreInstall: d.Script(hook.PreInstall), PostInstall: d.Script(hook.PostInstall)}
 	if len(l.Skills) == 0 && len(l.Commands) == 0 && len(l.Agents) == 0 && !l.Instructions && len(l.MCPs) == 0 {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -101,7 +102,7 @@ func ParseSource(s string) (Source, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Source{}, errors.New("source not found: " + quoteName(s))
 		}
-		return Source{}, stripPath(err)
+		return Source{}, errpath.Strip(err)
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:

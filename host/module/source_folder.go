@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/lola-pm/lola/host/fsroot"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -124,7 +125,7 @@ func relOr(rel string) string {
 }
 
 func errorAt(rel string, err error) error {
-	return &entryError{path: rel, err: stripPath(err)}
+	return &entryError{path: rel, err: errpath.Strip(err)}
 }
 
 type entryError struct {

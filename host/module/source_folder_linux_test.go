@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lola-pm/lola/host/fsroot/fsroottest"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -123,39 +123,21 @@ func TestFolderSourceRefusesBindMount(t *testing.T) {
 			writeTree(t, src, append([]entry{dir("skills/mnt"), file("skills/alpha/extra.md", "placeholder\n")}, goodEntries...))
 			writeTree(t, outside, []entry{file("SKILL.md", "---\ndescription: X\n---\nOUTSIDE-SECRET\n")})
 			s, home := newStore(t)
-			type result struct {
-				skip string
-				err  error
-			}
-			ch := make(chan result, 1)
-			go func() {
-				runtime.LockOSThread() // never unlocked: the thread dies with its namespace
-				if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-					ch <- result{skip: "unshare(CLONE_NEWNS) not permitted: " + err.Error()}
-					return
-				}
-				if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-					ch <- result{skip: "private mounts not permitted: " + err.Error()}
-					return
-				}
+			var err error
+			fsroottest.InPrivateMounts(t, func() string {
 				from, to := outside, filepath.Join(src, "skills", "mnt")
 				if kind == "file" {
 					from, to = filepath.Join(outside, "SKILL.md"), filepath.Join(src, "skills", "alpha", "extra.md")
 				}
 				if err := unix.Mount(from, to, "", unix.MS_BIND, ""); err != nil {
-					ch <- result{skip: "bind mount not permitted: " + err.Error()}
-					return
+					return "bind mount not permitted: " + err.Error()
 				}
-				_, err := s.Add(context.Background(), mustSource(t, src), AddOptions{})
-				ch <- result{err: err}
-			}()
-			res := <-ch
-			if res.skip != "" {
-				t.Skip(res.skip)
-			}
+				_, err = s.Add(context.Background(), mustSource(t, src), AddOptions{})
+				return ""
+			})
 			var v *rejection.Violation
-			if !errors.As(res.err, &v) || v.Rule != schema.RulePathCrossDevice {
-				t.Fatalf("add over a bind mount: %v, want %s", res.err, schema.RulePathCrossDevice)
+			if !errors.As(err, &v) || v.Rule != schema.RulePathCrossDevice {
+				t.Fatalf("add over a bind mount: %v, want %s", err, schema.RulePathCrossDevice)
 			}
 			if leak := findMarker(t, filepath.Join(home, "modules"), "OUTSIDE-SECRET"); leak != "" {
 				t.Fatalf("the mount's content landed in the store at %s", leak)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/schema"
@@ -138,7 +139,7 @@ func fetchArchive(ctx context.Context, src Source, r Remote, scratch string, st 
 	p := filepath.Join(scratch, name)
 	dst, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return remote.FetchReport{}, stripPath(err)
+		return remote.FetchReport{}, errpath.Strip(err)
 	}
 	req := remote.FetchRequest{
 		Extension: r.Requester,
@@ -148,7 +149,7 @@ func fetchArchive(ctx context.Context, src Source, r Remote, scratch string, st 
 	}
 	rep, err := r.Fetcher.Fetch(ctx, req, dst, r.Observer)
 	if cerr := dst.Close(); err == nil && cerr != nil {
-		err = stripPath(cerr)
+		err = errpath.Strip(cerr)
 	}
 	if err != nil {
 		return rep, err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -25,7 +26,7 @@ func unpackTar(path string, s *stager) error {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return stripPath(err)
+		return errpath.Strip(err)
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)

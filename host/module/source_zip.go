@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -22,7 +23,7 @@ func unpackZip(path string, s *stager) error {
 	}
 	r, err := zip.OpenReader(path)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return errors.New("zip: " + stripPath(err).Error())
+		return errors.New("zip: " + errpath.Strip(err).Error())
 	}
 	defer r.Close()
 	if len(r.File) > s.b.files {
@@ -103,7 +104,7 @@ func archiveName(n string) (name string, dir bool) {
 func checkArchiveSize(path string, b Bounds) error {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return stripPath(err)
+		return errpath.Strip(err)
 	}
 	if fi.Size() > archiveMax(b) {
 		return &LimitError{Limit: LimitTotalBytes, Max: b.totalBytes}

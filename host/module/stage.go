@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pathrule"
 )
 
@@ -28,7 +29,7 @@ type stager struct {
 
 func newStager(dir string, b Bounds) (*stager, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, stripPath(err)
+		return nil, errpath.Strip(err)
 	}
 	return &stager{dir: dir, b: b, ns: newNamespace()}, nil
 }
@@ -54,7 +55,7 @@ func (s *stager) mkdir(p string) error {
 	if err := s.ns.add(pp, true); err != nil {
 		return err
 	}
-	return stripPath(os.MkdirAll(s.host(pp), 0o700))
+	return errpath.Strip(os.MkdirAll(s.host(pp), 0o700))
 }
 
 // file records p and writes it from r. declared is the size the source
@@ -79,7 +80,7 @@ func (s *stager) file(p string, declared int64, executable bool, r io.Reader) er
 	}
 	host := s.host(pp)
 	if err := os.MkdirAll(filepath.Dir(host), 0o700); err != nil {
-		return stripPath(err)
+		return errpath.Strip(err)
 	}
 	perm := fs.FileMode(0o600)
 	if executable {
@@ -87,7 +88,7 @@ func (s *stager) file(p string, declared int64, executable bool, r io.Reader) er
 	}
 	f, err := os.OpenFile(host, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return stripPath(err)
+		return errpath.Strip(err)
 	}
 	room := min(s.b.fileBytes, s.b.totalBytes-s.total)
 	n, err := io.Copy(f, io.LimitReader(r, room+1))
@@ -96,7 +97,7 @@ func (s *stager) file(p string, declared int64, executable bool, r io.Reader) er
 		err = cerr
 	}
 	if err != nil {
-		return errors.New("entry " + strconv.QuoteToASCII(bounded(p)) + ": " + stripPath(err).Error())
+		return errors.New("entry " + strconv.QuoteToASCII(bounded(p)) + ": " + errpath.Strip(err).Error())
 	}
 	if n > room {
 		if n > s.b.fileBytes {
@@ -110,25 +111,3 @@ func (s *stager) file(p string, declared int64, executable bool, r io.Reader) er
 func (s *stager) host(p pathrule.Path) string {
 	return filepath.Join(s.dir, filepath.FromSlash(p.String()))
 }
-
-// stripPath removes the host path from a filesystem error, keeping the
-// operation and the cause: diagnostics never carry host absolute paths.
-func stripPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return &opError{op: pe.Op, err: pe.Err}
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return &opError{op: le.Op, err: le.Err}
-	}
-	return err
-}
-
-type opError struct {
-	op  string
-	err error
-}
-
-func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
-func (e *opError) Unwrap() error { return e.err }

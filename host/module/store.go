@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lola-pm/lola/host/hook"
+	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/host/remote"
 	"github.com/lola-pm/lola/schema"
@@ -39,11 +40,11 @@ type Store struct {
 func OpenStore(home string) (*Store, error) {
 	dir := filepath.Join(home, ModulesDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("module store: %w", stripPath(err))
+		return nil, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("module store: %w", stripPath(err))
+		return nil, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	if !fi.IsDir() {
 		return nil, rejection.New(schema.RulePathSymlink, "$LOLA_HOME/"+ModulesDir+" is not a directory (a symbolic link?)")
@@ -98,7 +99,7 @@ func (s *Store) Get(name Name) (*Module, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, name)
 	}
 	if err != nil {
-		return nil, stripPath(err)
+		return nil, errpath.Strip(err)
 	}
 	if !fi.IsDir() {
 		return nil, rejection.New(schema.RulePathSymlink, "module "+name.String()+" is not a directory in the store (a symbolic link?)")
@@ -124,7 +125,7 @@ type Listed struct {
 func (s *Store) List() ([]Listed, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
-		return nil, stripPath(err)
+		return nil, errpath.Strip(err)
 	}
 	var out []Listed
 	for _, e := range entries { // os.ReadDir sorts by name
@@ -157,9 +158,15 @@ type AddOptions struct {
 	Cloner   Cloner  // required for git sources
 	Fetcher  Fetcher // required for archive URLs
 	Observer remote.HopObserver
-	// Content is the module's directory inside the source, a relative
-	// slash path (a monorepo's packages/skills); "" or "/" the source's
-	// root (where module/ is still preferred when present).
+	// Content is the module's content directory inside the source: a
+	// relative slash path (a monorepo's packages/skills), or "/" (also
+	// "." or "./") for the source's root; that directory is the content as
+	// it is, a module/ folder in it being content like any other, as
+	// today's Lola's --module-content has it. "" discovers it: module/
+	// when present, else the root (for an archive, also its one top-level
+	// folder). An explicit content directory holding a module/ folder is
+	// stored beneath a module/ folder of its own, so that Get, which
+	// discovers, reads it back as it was added.
 	Content string
 }
 
@@ -209,7 +216,7 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	s.sweep(time.Now())
 	staging, err := os.MkdirTemp(s.dir, ".staging-")
 	if err != nil {
-		return nil, fmt.Errorf("module store: %w", stripPath(err))
+		return nil, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	defer os.RemoveAll(staging)
 
@@ -223,17 +230,20 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s source: %w", src.kind, err)
 	}
-	root := tree
-	if o.Content != "" && o.Content != "/" {
-		if root, err = contentDir(tree, o.Content); err != nil {
-			return nil, err
-		}
+	root, explicit, err := contentRoot(tree, o.Content)
+	if err != nil {
+		return nil, err
 	}
-	l, err := Discover(root, name.String())
-	if errors.Is(err, ErrNotModule) && o.Content == "" && src.archived() {
-		if sub := singleDir(tree); sub != "" {
-			root = sub
-			l, err = Discover(root, name.String())
+	var l Layout
+	if explicit {
+		l, err = discoverContent(root, name.String())
+	} else {
+		l, err = Discover(root, name.String())
+		if errors.Is(err, ErrNotModule) && src.archived() {
+			if sub := singleDir(tree); sub != "" {
+				root = sub
+				l, err = Discover(root, name.String())
+			}
 		}
 	}
 	if err != nil {
@@ -241,6 +251,11 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	}
 	if err := checkHooks(root, l); err != nil {
 		return nil, err
+	}
+	if explicit {
+		if root, err = keepContent(staging, root, &l); err != nil {
+			return nil, err
+		}
 	}
 	replaced, err := place(root, target, o.Force)
 	if err != nil {
@@ -349,13 +364,13 @@ func place(dir, target string, force bool) (replaced bool, err error) {
 		return false, nil
 	}
 	if !errors.Is(err, fs.ErrExist) {
-		return false, fmt.Errorf("module store: %w", stripPath(err))
+		return false, fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	if !force {
 		return false, fmt.Errorf("%s: %w", filepath.Base(target), ErrExists)
 	}
 	if err := exchange(dir, target); err != nil {
-		return false, fmt.Errorf("module store: replacing %s: %w", filepath.Base(target), stripPath(err))
+		return false, fmt.Errorf("module store: replacing %s: %w", filepath.Base(target), errpath.Strip(err))
 	}
 	os.RemoveAll(dir) // now the old module
 	return true, nil
@@ -376,11 +391,11 @@ func (s *Store) Remove(name Name) error {
 	}
 	trash, err := os.MkdirTemp(s.dir, ".removing-")
 	if err != nil {
-		return stripPath(err)
+		return errpath.Strip(err)
 	}
 	defer os.RemoveAll(trash)
 	if err := os.Rename(filepath.Join(s.dir, name.String()), filepath.Join(trash, "m")); err != nil {
-		return fmt.Errorf("module store: %w", stripPath(err))
+		return fmt.Errorf("module store: %w", errpath.Strip(err))
 	}
 	return nil
 }

@@ -538,3 +538,55 @@ func TestAddContentDir(t *testing.T) {
 		t.Fatalf("layout %+v", l)
 	}
 }
+
+// An explicit content directory is the content as it is: "/" and "." the
+// source's root, a module/ folder in it notwithstanding, as today's Lola
+// has it; "" still prefers module/. The choice survives in the store: Get
+// reads the module back the same way, and the root's module/ folder is
+// content like any other.
+func TestAddExplicitContentIsTheContent(t *testing.T) {
+	home := t.TempDir()
+	src := filepath.Join(t.TempDir(), "repo")
+	writeTree(t, src, []entry{
+		file("module/skills/inner/SKILL.md", "---\ndescription: inner\n---\n"),
+		file("skills/outer/SKILL.md", "---\ndescription: outer\n---\n"),
+		file("packages/x/skills/px/SKILL.md", "---\ndescription: px\n---\n"),
+		file("packages/x/module/skills/pxin/SKILL.md", "---\ndescription: pxin\n---\n"),
+	})
+	s, err := OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, content, skill string }{
+		{"auto", "", "inner"}, {"root", "/", "outer"}, {"dot", ".", "outer"}, {"dotslash", "./", "outer"}, {"sub", "packages/x", "px"},
+	} {
+		name := mustName(t, tc.name)
+		a, err := s.Add(context.Background(), mustSource(t, src), AddOptions{Name: name, Content: tc.content})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		m, err := s.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range []Layout{a.Module.Layout(), m.Layout()} {
+			if len(l.Skills) != 1 || l.Skills[0].Name != tc.skill {
+				t.Errorf("content %q: skills %+v, want %s", tc.content, l.Skills, tc.skill)
+			}
+		}
+		if tc.content != "/" {
+			continue
+		}
+		files, err := ReadFiles(m.ContentDir(), DefaultBounds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, f := range files {
+			paths = append(paths, f.Path)
+		}
+		if got := strings.Join(paths, ","); !strings.Contains(got, "module/skills/inner/SKILL.md") || !strings.Contains(got, "skills/outer/SKILL.md") {
+			t.Errorf("the root's files as the extension receives them: %s", got)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,43 +24,26 @@ import (
 func TestDryRunOnUnidentifiedFilesystem(t *testing.T) {
 	mnt := t.TempDir()
 	type result struct {
-		skip          string
 		before, after string
 		auto, named   Result
 		autoE, namedE error
 	}
-	ch := make(chan result, 1)
-	go func() {
-		var out result
-		defer func() { ch <- out }()
-		runtime.LockOSThread() // never unlocked: the thread dies with its namespace
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			out.skip = "unshare(CLONE_NEWNS) not permitted: " + err.Error()
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			out.skip = "private mounts not permitted: " + err.Error()
-			return
-		}
+	var out result
+	fsroottest.InPrivateMounts(t, func() string {
 		if err := unix.Mount("hugetlbfs", mnt, "hugetlbfs", 0, ""); err != nil {
-			out.skip = "cannot mount a hugetlbfs: " + err.Error()
-			return
+			return "cannot mount a hugetlbfs: " + err.Error()
 		}
 		defer unix.Unmount(mnt, unix.MNT_DETACH)
 		if err := unix.Mkdir(mnt+"/skills", 0o755); err != nil {
-			out.skip = "cannot make a directory on hugetlbfs: " + err.Error()
-			return
+			return "cannot make a directory on hugetlbfs: " + err.Error()
 		}
 		p := decode(t, `{"protocol":1,"intents":[{"op":"write","path":"skills/README.md","content":"a"},{"op":"write","path":"skills/Readme.md","content":"b"}]}`)
 		out.before = fsroottest.Stamps(t, mnt)
 		out.auto, out.autoE = Apply(context.Background(), mnt, p, proposer(t, nil, nil), Options{FS: pathrule.Auto, DryRun: true})
 		out.named, out.namedE = Apply(context.Background(), mnt, p, proposer(t, nil, nil), Options{FS: "bytes", DryRun: true})
 		out.after = fsroottest.Stamps(t, mnt)
-	}()
-	out := <-ch
-	if out.skip != "" {
-		t.Skip(out.skip)
-	}
+		return ""
+	})
 	if out.autoE != nil || out.namedE != nil {
 		t.Fatal(out.autoE, out.namedE)
 	}

@@ -15,6 +15,12 @@
 // non-printable byte escaped (see Quote), so that a hostile plan can
 // neither make a diagnostic large nor put control sequences in a terminal.
 //
+// Printable is the one rendering of an untrusted string for people that
+// the host and the CLI use (a name, a path read from a file, a catalog
+// field, an extension's output): control, format and separator characters
+// and invalid UTF-8 escaped in place, the length bounded, everything else
+// as it is.
+//
 // The rules do not depend on the platform: a plan valid on Linux is valid
 // on Windows and macOS. Like package schema, this package depends on the
 // standard library alone, so a guest built with sdk-go stays small.

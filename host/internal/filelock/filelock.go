@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/lola-pm/lola/host/internal/errpath"
 )
 
 // Acquire takes an exclusive lock on path, creating path (mode 0600) if
@@ -22,11 +24,11 @@ import (
 func Acquire(path string) (release func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", filepath.Base(path), stripPath(err))
+		return nil, fmt.Errorf("lock %s: %w", filepath.Base(path), errpath.Strip(err))
 	}
 	if err := lockExclusive(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", filepath.Base(path), stripPath(err))
+		return nil, fmt.Errorf("lock %s: %w", filepath.Base(path), errpath.Strip(err))
 	}
 	return func() { unlock(f); f.Close() }, nil
 }
@@ -40,13 +42,4 @@ func WithExclusive(path string, fn func() error) error {
 	}
 	defer release()
 	return fn()
-}
-
-// stripPath drops the path from a *os.PathError, so a message does not
-// print the user's home directory.
-func stripPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
 }

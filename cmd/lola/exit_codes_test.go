@@ -2,7 +2,8 @@ package main
 
 import "github.com/lola-pm/lola/host/exitcode"
 
-// Exit codes are host/exitcode's closed set; lola --help documents them.
+// The tests' short names for host/exitcode's closed set (the commands use
+// exitcode.X; lola --help documents the set).
 const (
 	exitOK             = exitcode.OK
 	exitInternal       = exitcode.Internal
@@ -12,5 +13,3 @@ const (
 	exitRolledBack     = exitcode.RolledBack
 	exitRollbackFailed = exitcode.RollbackFailed
 )
-
-const exitCodeHelp = exitcode.Help
