@@ -162,7 +162,6 @@ func crashMatrixLine(t *testing.T, src string) int {
 }
 
 func TestGuestCrashMatrix(t *testing.T) {
-	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	sdk := extOfflineAuthorEnv(t)
 	for _, lang := range []string{"go", "rust", "assemblyscript"} {
 		t.Run(lang, func(t *testing.T) {

@@ -45,7 +45,6 @@ func extOfflineAuthorEnv(t *testing.T) string {
 // proxy off, and each tier's artifact runs through the host (`lola ext
 // run`) to the plan the template promises.
 func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
-	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	sdk := extOfflineAuthorEnv(t)
 	for _, c := range []struct {
 		lang  string
