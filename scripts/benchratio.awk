@@ -4,12 +4,20 @@ function base(name) { sub(/-[0-9]+$/, "", name); return name }
 /^Benchmark/ {
 	for (i = 2; i < NF; i++) {
 		if ($(i+1) == "ns/op") ns[base($1)] = $i + 0
-		else if ($(i+1) ~ /^(median-ms|cpu-ms\/op|user-ms\/op|sys-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
+		else if ($(i+1) ~ /^(median-ms|(lola|floor|tier1|tier2)-(wall|cpu|user|sys)-ms|cpu-ms\/op|user-ms\/op|sys-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
 	}
 }
 function mratio(label, num, den, unit) {
 	if (((num " " unit) in metric) && ((den " " unit) in metric) && metric[den " " unit] > 0)
 		printf "  %-58s %10.2fx   (%s / %s %s)\n", label, metric[num " " unit] / metric[den " " unit], metric[num " " unit], metric[den " " unit], unit
+	else
+		printf "  %-58s %10s\n", label, "n/a"
+}
+# pratio: two metrics of one paired benchmark (medians of both sides
+# measured alternately in one loop).
+function pratio(label, name, num, den) {
+	if (((name " " num) in metric) && ((name " " den) in metric) && metric[name " " den] > 0)
+		printf "  %-58s %10.2fx   (%s / %s ms, medians of pairs)\n", label, metric[name " " num] / metric[name " " den], metric[name " " num], metric[name " " den]
 	else
 		printf "  %-58s %10s\n", label, "n/a"
 }
@@ -33,10 +41,10 @@ function fmtns(v) {
 }
 END {
 	ratio("durable atomic apply of 10k files vs WriteFile loop + syncfs", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
-	ratio("bin/lola plan apply, 10k files vs WriteFile+syncfs (<=2x)", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs")
-	mratio("  same, CPU time (user+sys) instead of wall time", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "cpu-ms/op")
-	mratio("  same, user CPU only", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "user-ms/op")
-	mratio("  same, kernel CPU only (ext4 inode allocation; noisy)", "BenchmarkCLIApply10kFiles/lola", "BenchmarkCLIApply10kFiles/writefile+syncfs", "sys-ms/op")
+	pratio("bin/lola plan apply, 10k files vs WriteFile+syncfs (<=2x)", "BenchmarkCLIApply10kFiles", "lola-wall-ms", "floor-wall-ms")
+	pratio("  same, CPU time (user+sys) instead of wall time", "BenchmarkCLIApply10kFiles", "lola-cpu-ms", "floor-cpu-ms")
+	pratio("  same, user CPU only", "BenchmarkCLIApply10kFiles", "lola-user-ms", "floor-user-ms")
+	pratio("  same, kernel CPU only (ext4 inode allocation; noisy)", "BenchmarkCLIApply10kFiles", "lola-sys-ms", "floor-sys-ms")
 	show("audit fsyncs per applied plan, 1 intent (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1", "audit-fsyncs/plan")
 	show("audit fsyncs per applied plan, 1000 intents (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1000", "audit-fsyncs/plan")
 	show("lola install 10 files, claude-code, warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files", "median-ms")
@@ -65,15 +73,19 @@ END {
 			ns[t "go-claude-code/ext-run"] / den, fmtns(ns[t "go-claude-code/ext-run"]), fmtns(ns[t "go-claude-code/floor"]), fmtns(ns[t "version"])
 	} else
 		printf "  %-58s %10s\n", "warm ext run, Go target vs floor + bare lola (<= 1.5x)", "n/a"
-	ratio("warm ext run, Rust target: tier 1 vs tier 2 (<= 1.5x)", t "rust-cursor/tier1", t "rust-cursor/tier2")
-	ratio("warm ext run, AssemblyScript target: tier 1 vs tier 2 (<= 1.5x)", t "as-gemini-cli/tier1", t "as-gemini-cli/tier2")
+	pratio("warm ext run, Rust target: tier 1 vs tier 2 (<= 1.5x)", t "rust-cursor", "tier1-wall-ms", "tier2-wall-ms")
+	pratio("warm ext run, AssemblyScript target: tier 1 vs tier 2 (<= 1.5x)", t "as-gemini-cli", "tier1-wall-ms", "tier2-wall-ms")
 	# Where a warm Go tier-1 run's wall time goes (the shim's own phases).
-	w = "BenchmarkWarmTier1Breakdown"
-	if ((w " ms/cache-lookup") in metric) {
-		printf "  %-58s", "warm Go tier-1 run, ms per phase"
-		n = split("process-start+exit read+hash prescan cache-lookup confine instantiate lola_run", ph, " ")
-		for (k = 1; k <= n; k++) printf " %s=%s", ph[k], metric[w " ms/" ph[k]]
-		printf "\n"
-	} else
-		printf "  %-58s %10s\n", "warm Go tier-1 run, ms per phase", "n/a"
+	n = split("process-start+exit read+hash prescan cache-lookup confine instantiate lola_run", ph, " ")
+	split("go-claude-code rust-cursor as-gemini-cli", tg, " ")
+	for (x = 1; x <= 3; x++) {
+		w = "BenchmarkWarmTier1Breakdown/" tg[x]
+		label = "warm tier-1 shim run, " tg[x] ", ms per phase"
+		if ((w " ms/cache-lookup") in metric) {
+			printf "  %-58s", label
+			for (k = 1; k <= n; k++) printf " %s=%s", ph[k], metric[w " ms/" ph[k]]
+			printf "\n"
+		} else
+			printf "  %-58s %10s\n", label, "n/a"
+	}
 }

@@ -9,21 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
-)
 
-// thpMode is the system's transparent huge page mode ("always", "madvise"
-// or "never"), or "" when the kernel has none.
-func thpMode() string {
-	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	if i, j := strings.IndexByte(s, '['), strings.IndexByte(s, ']'); i >= 0 && j > i {
-		return s[i+1 : j]
-	}
-	return ""
-}
+	"github.com/lola-pm/lola/host/hugeheap"
+)
 
 // advisedHuge reports the size of the mapping of this process containing
 // addr and whether its VmFlags carry "hg" (MADV_HUGEPAGE).
@@ -55,7 +43,7 @@ func advisedHuge(t *testing.T, addr uintptr) (size uint64, hg bool) {
 }
 
 func skipWithoutTHP(t *testing.T) {
-	if m := thpMode(); m != "always" && m != "madvise" {
+	if m := hugeheap.Mode(); m != "always" && m != "madvise" {
 		t.Skipf("transparent huge pages are %q here: advice has no effect to observe", m)
 	}
 }
@@ -95,22 +83,9 @@ func TestPrepareHeapAdvisesTheHeapAhead(t *testing.T) {
 // pages.
 func hugeAdvised(t *testing.T) uint64 {
 	t.Helper()
-	b, err := os.ReadFile("/proc/self/smaps")
+	n, err := hugeheap.AdvisedBytes()
 	if err != nil {
 		t.Skipf("no /proc/self/smaps: %v", err)
 	}
-	var sum, size uint64
-	for _, line := range strings.Split(string(b), "\n") {
-		var lo, hi uint64
-		if sp := strings.IndexByte(line, ' '); sp > 0 && strings.Contains(line[:sp], "-") {
-			if n, _ := fmt.Sscanf(line[:sp], "%x-%x", &lo, &hi); n == 2 {
-				size = hi - lo
-			}
-			continue
-		}
-		if strings.HasPrefix(line, "VmFlags:") && strings.Contains(line, " hg") {
-			sum += size
-		}
-	}
-	return sum
+	return n
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/lola-pm/lola/host/hugeheap"
 	"github.com/tetratelabs/wazero/experimental"
 	"golang.org/x/sys/unix"
 )
@@ -39,7 +40,7 @@ func reserveMemory(a *ceilingAllocator) experimental.LinearMemory {
 	if err != nil {
 		return nil
 	}
-	adviseHugePages(mem)
+	hugeheap.Advise(mem)
 	return &reservedMemory{a: a, mem: mem}
 }
 
