@@ -274,7 +274,7 @@ func WarnUntrusted(rep apply.RecoveryReport, warn func(string)) {
 }
 
 // A plan's checks and apply touch about heapPerIntent bytes of Go heap per
-// intent (10 000 small writes: 55 MB peak). From reserveHeapFrom intents
+// intent (10 000 small writes: 55 MB peak resident). From reserveHeapFrom intents
 // on, that much (at most heapReserveMax) is reserved in huge pages before
 // the work starts (hugeheap.Reserve): on a machine whose page faults are
 // slow, a tenth of a large apply's time went to faulting its heap in 4 KiB
