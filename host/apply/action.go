@@ -21,6 +21,21 @@ type node struct {
 	name   string
 	rel    []string
 	owned  bool // d was opened by the apply (not the resolver) and must be closed
+
+	// made is the mkdir action that creates this directory (nil for one
+	// that exists). fresh: made where nothing was before the plan (not
+	// again after a staged delete), so writes into it are staged inside it
+	// and placed with it (nested).
+	made   *action
+	fresh  bool
+	nested []placedWith
+}
+
+// placedWith is a write staged inside a directory the apply makes: it
+// reaches the tree when that directory is moved into place.
+type placedWith struct {
+	intent int
+	path   string
 }
 
 func (n *node) relPath(name string) string {
@@ -30,7 +45,7 @@ func (n *node) relPath(name string) string {
 // Action kinds, as journaled.
 const (
 	actAside  = "aside"  // move the entry at path into staging/aside/slot
-	actMkdir  = "mkdir"  // move the directory staging/new/slot (made empty) to path
+	actMkdir  = "mkdir"  // move the directory staging/new/slot (made there, holding its nested writes) to path
 	actRename = "rename" // move from to path
 	actPlace  = "place"  // move staging/new/slot to path
 )

@@ -78,24 +78,11 @@ func (s *Session) commit(p *Prepared) Result {
 	}
 	s.point("begin")
 
-	// Stage: nothing in the tree changes yet. Content is not flushed file
-	// by file: one syncfs below covers all of it, the journal and the
-	// staging directories' entries.
-	syncfs := s.root.HasSyncFS()
-	for _, c := range p.contents {
-		if err := s.inject("stage", c.step.Index()); err != nil {
-			return s.rollback(p, nil, c.step.Index(), c.step.Op(), err)
-		}
-		if err := p.stageContent(s, c, !syncfs); err != nil {
-			return s.rollback(p, nil, c.step.Index(), c.step.Op(), err)
-		}
-		obs.Event(Event{Intent: c.step.Index(), Kind: EventStaged, Path: c.place.Path})
-		s.point("staged")
-	}
-	// Directories the plan needs are made empty in staging and moved into
-	// place like content, so each one's identity is journaled before the
-	// tree changes and undo never removes a directory it cannot prove is
-	// its own.
+	// Directories the plan needs are made in staging first (the writes
+	// nested in them are staged inside) and moved into place like
+	// content, so each one's identity is journaled before the tree
+	// changes and undo never removes a directory it cannot prove is its
+	// own.
 	for _, a := range p.mkdirs {
 		d, err := p.fresh.MkdirOpen(slotName(a.Slot), 0o755)
 		if err != nil {
@@ -107,6 +94,20 @@ func (s *Session) commit(p *Prepared) Result {
 			return s.rollback(p, nil, a.Intent, opOf(p, a.Intent), err)
 		}
 		a.ID = identOf(e)
+	}
+	// Stage: nothing in the tree changes yet. Content is not flushed file
+	// by file: one syncfs below covers all of it, the journal and the
+	// staging directories' entries.
+	syncfs := s.root.HasSyncFS()
+	for _, c := range p.contents {
+		if err := s.inject("stage", c.step.Index()); err != nil {
+			return s.rollback(p, nil, c.step.Index(), c.step.Op(), err)
+		}
+		if err := p.stageContent(s, c, !syncfs); err != nil {
+			return s.rollback(p, nil, c.step.Index(), c.step.Op(), err)
+		}
+		obs.Event(Event{Intent: c.step.Index(), Kind: EventStaged, Path: c.path})
+		s.point("staged")
 	}
 	for _, c := range p.contents {
 		if c.step.Op() == schema.OpWrite {
@@ -140,6 +141,11 @@ func (s *Session) commit(p *Prepared) Result {
 			return s.rollback(p, p.program[:i+1], a.Intent, opOf(p, a.Intent), err)
 		}
 		obs.Event(Event{Intent: a.Intent, Kind: eventOf(a), Path: a.Path})
+		if a.Op == actMkdir {
+			for _, w := range a.mk.nested {
+				obs.Event(Event{Intent: w.intent, Kind: EventPlaced, Path: w.path})
+			}
+		}
 		s.point("after " + a.Op)
 	}
 	if err := p.commitPoint(syncfs, j); err != nil {
@@ -176,6 +182,13 @@ func (p *Prepared) flushStaging(syncfs bool, j *journal) error {
 	}
 	if err := j.sync(); err != nil {
 		return err
+	}
+	for _, a := range p.mkdirs {
+		if len(a.mk.nested) > 0 {
+			if err := a.mk.d.Sync(); err != nil {
+				return err
+			}
+		}
 	}
 	for _, d := range []*fsroot.Dir{p.fresh, p.aside, p.dir, p.root.Dir()} {
 		if err := d.Sync(); err != nil {
@@ -266,8 +279,10 @@ func (p *Prepared) actions() []action {
 	return out
 }
 
-// stageContent writes one step's content into staging/new/<slot>; a
-// write's content is identified for the journal as it is written.
+// stageContent writes one step's content into staging/new/<slot>, or,
+// nested, under its own name into the staged directory that will carry
+// it; a placed write's content is identified for the journal as it is
+// written.
 func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 	name := slotName(c.slot)
 	switch c.step.Op() {
@@ -279,6 +294,10 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 		mode := os.FileMode(0o644)
 		if w := c.step.Intent().Write; w != nil && w.Executable {
 			mode = 0o755
+		}
+		if c.in != nil {
+			_, err := c.in.d.WriteNewFile(c.name, mode, body, fsync)
+			return err
 		}
 		// The identity journaled for the place action is the file
 		// written, observed on its own descriptor.

@@ -36,9 +36,18 @@
 //     inode and birth time: fsroot.Entry.Same) was recorded before the
 //     tree changed: the entry validated, for deletes, replaced files and
 //     rename sources; the entry staged, for content and for the
-//     directories the host makes (made empty in staging, then moved into
+//     directories the host makes (made in staging, then moved into
 //     place). Each move is checked after the rename; an entry swapped in
 //     since validation is moved back untouched and the apply rolls back.
+//     A write into a directory the plan makes where nothing was before
+//     (not again after a delete) is nested: staged inside that directory
+//     and carried into place by its one checked move, with no rename or
+//     journal entry of its own (a module's many files in new directories
+//     cost no rename and no check each). Its directory's identity is
+//     what is checked; a file swapped inside the 0700 staging directory
+//     is not told apart, as a staged file rewritten in place never was:
+//     only the root's owner or the superuser can reach inside, and either
+//     could write into the tree directly.
 //     Undo moves an entry back only when it is, by identity, the one the
 //     change moved, and never removes anything from the tree.
 //   - Durability is batched: content is written without per-file flushes,

@@ -106,11 +106,17 @@ type Change struct {
 	Files   int        `json:"files,omitempty"`    // files in a removed subtree
 }
 
-// content is one step whose content is staged before the tree changes.
+// content is one step whose content is staged before the tree changes:
+// in staging/new/<slot>, moved into place by its own action (place), or,
+// nested, under its own name in a directory the apply makes (in), which
+// carries it into place.
 type content struct {
 	step  pathrule.Step
+	path  string
 	slot  int
 	place *action
+	in    *node
+	name  string
 }
 
 // Prepared is the proof that every path of a validated plan resolved
@@ -289,9 +295,10 @@ func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
 			n = child
 			continue
 		}
-		child := &node{parent: n, name: c, rel: append(append([]string(nil), n.rel...), c)}
+		child := &node{parent: n, name: c, rel: append(append([]string(nil), n.rel...), c), fresh: !res.AfterDelete()}
 		p.nodes[key] = child
 		a := &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), Slot: p.nextSlot(), at: n, atName: c, mk: child}
+		child.made = a
 		p.program = append(p.program, a)
 		p.mkdirs = append(p.mkdirs, a)
 		n = child
@@ -377,6 +384,16 @@ func (p *Prepared) plan(step pathrule.Step) error {
 			}
 		}
 		at := p.dirFor(step, r)
+		if step.Op() == schema.OpWrite && at.made != nil && at.fresh && !r.AfterDelete() && !e.Exists() {
+			// Nested: written inside the new directory while it is still
+			// in staging, and placed with it by its one checked move. A
+			// module's many files in new directories cost no rename and
+			// no journal entry each.
+			at.nested = append(at.nested, placedWith{intent: step.Index(), path: r.Rel()})
+			p.contents = append(p.contents, content{step: step, path: r.Rel(), in: at, name: r.Name()})
+			p.changes = append(p.changes, c)
+			break
+		}
 		if e.Exists() {
 			if e.Kind != fsroot.KindFile || step.Op() == schema.OpClone {
 				return rejection.New(schema.RulePathInvalid, r.Rel()+" exists and is not a file this intent may replace", ref(step))
@@ -386,7 +403,7 @@ func (p *Prepared) plan(step pathrule.Step) error {
 		}
 		place := &action{Op: actPlace, Intent: step.Index(), Path: r.Rel(), Slot: p.nextSlot(), at: at, atName: r.Name()}
 		p.program = append(p.program, place)
-		p.contents = append(p.contents, content{step: step, slot: place.Slot, place: place})
+		p.contents = append(p.contents, content{step: step, path: r.Rel(), slot: place.Slot, place: place})
 		p.changes = append(p.changes, c)
 	default:
 		return rejection.New(schema.RulePlanUnknownOp, "unknown op", ref(step))
