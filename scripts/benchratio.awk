@@ -4,7 +4,7 @@ function base(name) { sub(/-[0-9]+$/, "", name); return name }
 /^Benchmark/ {
 	for (i = 2; i < NF; i++) {
 		if ($(i+1) == "ns/op") ns[base($1)] = $i + 0
-		else if ($(i+1) ~ /^(median-ms|(lola|floor|tier1|tier2)-(wall|cpu|user|sys)-ms|cpu-ms\/op|user-ms\/op|sys-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
+		else if ($(i+1) ~ /^(median-ms|(lola|floor|tier1|tier2|apply|writefile)-(wall|cpu|user|sys)-ms|cpu-ms\/op|user-ms\/op|sys-ms\/op|audit-fsyncs\/plan|ms\/[a-z_+-]+)$/) metric[base($1) " " $(i+1)] = $i + 0
 	}
 }
 function mratio(label, num, den, unit) {
@@ -40,7 +40,7 @@ function fmtns(v) {
 	return sprintf("%dns", v)
 }
 END {
-	ratio("durable atomic apply of 10k files vs WriteFile loop + syncfs", "BenchmarkApply10kFiles/apply", "BenchmarkApply10kFiles/writefile")
+	pratio("durable atomic apply of 10k files vs WriteFile loop + syncfs", "BenchmarkApply10kFiles", "apply-wall-ms", "writefile-wall-ms")
 	pratio("bin/lola plan apply, 10k files vs WriteFile+syncfs (<=2x)", "BenchmarkCLIApply10kFiles", "lola-wall-ms", "floor-wall-ms")
 	pratio("  same, CPU time (user+sys) instead of wall time", "BenchmarkCLIApply10kFiles", "lola-cpu-ms", "floor-cpu-ms")
 	pratio("  same, user CPU only", "BenchmarkCLIApply10kFiles", "lola-user-ms", "floor-user-ms")
