@@ -1,11 +1,66 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// updateProject is one end-to-end update case: its own $LOLA_HOME,
+// project and module source (mm), the module added and installed for
+// one assistant.
+type updateProject struct {
+	exe, a, home, project, src string
+	env                        []string
+}
+
+// installForUpdate writes files into mm's source, adds the module and
+// installs it for a into a fresh project.
+func installForUpdate(t *testing.T, exe, a string, files map[string]string) *updateProject {
+	t.Helper()
+	base := t.TempDir()
+	p := &updateProject{exe: exe, a: a, home: filepath.Join(base, "home"), project: filepath.Join(base, "project"), src: filepath.Join(base, "mm")}
+	p.env = []string{"LOLA_HOME=" + p.home, "HOME=" + filepath.Join(base, "user")}
+	modWriteFiles(t, p.src, files)
+	if err := os.MkdirAll(p.project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p.lola(t, "mod", "add", p.src)
+	p.lola(t, "install", "mm", "-a", a, p.project)
+	return p
+}
+
+// lola runs the built lola in p's environment; any exit but 0 fails.
+func (p *updateProject) lola(t *testing.T, args ...string) lolaRun {
+	t.Helper()
+	r := runBuilt(t, p.exe, p.env, args...)
+	if r.code != 0 {
+		t.Fatalf("%v: %+v", args, r)
+	}
+	return r
+}
+
+// update refreshes mm from its source and re-runs its installs.
+func (p *updateProject) update(t *testing.T) lolaRun {
+	t.Helper()
+	p.lola(t, "mod", "update", "mm")
+	return p.lola(t, "update", "mm")
+}
+
+// uninstallLeaves uninstalls mm and fails unless the project then holds
+// exactly want (root-relative, sorted as projectEntries lists them).
+func (p *updateProject) uninstallLeaves(t *testing.T, want ...string) {
+	t.Helper()
+	p.lola(t, "uninstall", "mm", "-a", p.a, p.project)
+	if got := projectEntries(t, p.project); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the uninstall left %v, want %v", got, want)
+	}
+}
+
+func (p *updateProject) registry() string { return readFileOr(filepath.Join(p.home, "installed.yml")) }
 
 // With the built targets: after a module loses a skill, lola update
 // removes the files lola wrote for it, keeps one the user edited (named
@@ -13,20 +68,12 @@ import (
 // log still verifies.
 func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 	exe, _ := builtLola(t)
-	base := t.TempDir()
-	home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
-	env := []string{"LOLA_HOME=" + home}
+	files := map[string]string{}
 	for _, s := range []string{"s1", "s2", "s3"} {
-		modWriteFiles(t, src, map[string]string{"skills/" + s + "/SKILL.md": "---\nname: " + s + "\ndescription: " + s + "\n---\nbody\n"})
+		files["skills/"+s+"/SKILL.md"] = "---\nname: " + s + "\ndescription: " + s + "\n---\nbody\n"
 	}
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", "claude-code", project}} {
-		if r := runBuilt(t, exe, env, args...); r.code != 0 {
-			t.Fatalf("%v: %+v", args, r)
-		}
-	}
+	p := installForUpdate(t, exe, "claude-code", files)
+	project, src := p.project, p.src
 	s3 := filepath.Join(project, ".claude/skills/s3/SKILL.md")
 	if err := os.WriteFile(s3, []byte("my edit\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -37,11 +84,8 @@ func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(src, "skills/s3")); err != nil {
 		t.Fatal(err)
 	}
-	if r := runBuilt(t, exe, env, "mod", "update", "mm"); r.code != 0 {
-		t.Fatalf("mod update: %+v", r)
-	}
-	r := runBuilt(t, exe, env, "update", "mm")
-	if r.code != 0 || !strings.Contains(r.out, "- .claude/skills/s2/SKILL.md (no longer in the module)") || !strings.Contains(r.err, ".claude/skills/s3/SKILL.md is no longer in the module but changed") {
+	r := p.update(t)
+	if !strings.Contains(r.out, "- .claude/skills/s2/SKILL.md (no longer in the module)") || !strings.Contains(r.err, ".claude/skills/s3/SKILL.md is no longer in the module but changed") {
 		t.Fatalf("update: %+v", r)
 	}
 	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s2")); err == nil {
@@ -53,12 +97,10 @@ func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(project, ".claude/skills/s1/SKILL.md")); err != nil {
 		t.Error("the remaining skill is gone")
 	}
-	if b, _ := os.ReadFile(filepath.Join(home, "installed.yml")); strings.Contains(string(b), "skills/s2/") {
-		t.Errorf("installed.yml still records s2:\n%s", b)
+	if reg := p.registry(); strings.Contains(reg, "skills/s2/") {
+		t.Errorf("installed.yml still records s2:\n%s", reg)
 	}
-	if r := runBuilt(t, exe, env, "audit", "verify"); r.code != 0 {
-		t.Errorf("audit verify: %+v", r)
-	}
+	p.lola(t, "audit", "verify")
 }
 
 // For every built-in project target: a reinstall of an unchanged module
@@ -71,124 +113,140 @@ func TestEndToEndUpdateRemovesWhatTheModuleNoLongerHas(t *testing.T) {
 func TestEndToEndUpdateUnchangedKeepsSharedParts(t *testing.T) {
 	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
-	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+	for _, a := range projectTargets {
 		t.Run(a, func(t *testing.T) {
-			base := t.TempDir()
-			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
-			env := []string{"LOLA_HOME=" + home}
-			modWriteFiles(t, src, map[string]string{
+			p := installForUpdate(t, exe, a, map[string]string{
 				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
 				"AGENTS.md":          "# MM\n\nUse s1.\n",
 				"mcps.json":          `{"mcpServers": {"mm-server": {"command": "mm", "args": ["serve"]}}}`,
 			})
-			if err := os.MkdirAll(project, 0o755); err != nil {
-				t.Fatal(err)
+			if reg := p.registry(); !strings.Contains(reg, "- mm-server") || !strings.Contains(reg, "has_instructions: true") {
+				t.Fatalf("the install does not record its MCP server and instructions:\n%s", reg)
 			}
-			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
-				if r := runBuilt(t, exe, env, args...); r.code != 0 {
-					t.Fatalf("%v: %+v", args, r)
-				}
+			p.lola(t, "update", "mm")
+			if reg := p.registry(); !strings.Contains(reg, "- mm-server") || !strings.Contains(reg, "has_instructions: true") {
+				t.Fatalf("after an unchanged update the record forgot the shared parts:\n%s", reg)
 			}
-			before := readFileOr(filepath.Join(home, "installed.yml"))
-			if !strings.Contains(before, "- mm-server") || !strings.Contains(before, "has_instructions: true") {
-				t.Fatalf("the install does not record its MCP server and instructions:\n%s", before)
-			}
-			if r := runBuilt(t, exe, env, "update", "mm"); r.code != 0 {
-				t.Fatalf("update: %+v", r)
-			}
-			after := readFileOr(filepath.Join(home, "installed.yml"))
-			if !strings.Contains(after, "- mm-server") || !strings.Contains(after, "has_instructions: true") {
-				t.Fatalf("after an unchanged update the record forgot the shared parts:\n%s", after)
-			}
-			if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", a, project); r.code != 0 {
-				t.Fatalf("uninstall after update: %+v", r)
-			}
-			if got := projectEntries(t, project); len(got) != 0 {
-				t.Errorf("the uninstall left %v", got)
-			}
+			p.uninstallLeaves(t)
 		})
 	}
 }
 
+// projectTargets are the built-in targets that install into a project.
+var projectTargets = []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"}
+
 // For every built-in project target: after the module drops an MCP
 // server, lola update removes that server from the assistant's MCP
 // configuration (today's Lola removes orphaned MCPs), keeping the
-// module's other server and the user's own; once the module has none
-// left, a configuration file lola created and that holds nothing else is
-// deleted, and one holding the user's server keeps it.
+// module's other server and, where the user added one to the file, the
+// user's own. Once the module has none left, a configuration file lola
+// created that holds nothing else is deleted; one holding the user's
+// server keeps it, and keeps it after uninstall.
 func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
 	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
-	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
-		t.Run(a, func(t *testing.T) {
-			base := t.TempDir()
-			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
-			env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
-			modWriteFiles(t, src, map[string]string{
-				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
-				"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
-			})
-			if err := os.MkdirAll(project, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
-				if r := runBuilt(t, exe, env, args...); r.code != 0 {
-					t.Fatalf("%v: %+v", args, r)
-				}
-			}
-			configs := func() map[string]string {
-				out := map[string]string{}
-				filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
-					if err == nil && strings.HasSuffix(p, ".json") {
-						b, _ := os.ReadFile(p)
-						out[p] = string(b)
-					}
-					return nil
+	for _, a := range projectTargets {
+		for _, userServer := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/user-server=%v", a, userServer), func(t *testing.T) {
+				p := installForUpdate(t, exe, a, map[string]string{
+					"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+					"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
 				})
-				return out
-			}
-			var config string
-			for p, b := range configs() {
-				if strings.Contains(b, "mm-drop") {
-					config = p
+				config := mcpConfigHolding(t, p.project, "mm-drop")
+				if userServer {
+					addServerBeside(t, config, "mm-keep", "user-own")
 				}
-			}
-			if config == "" {
-				t.Fatalf("no MCP configuration holds the module's servers: %v", configs())
-			}
-			modWriteFiles(t, src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
-			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
-				if r := runBuilt(t, exe, env, args...); r.code != 0 {
-					t.Fatalf("%v: %+v", args, r)
+				modWriteFiles(t, p.src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
+				p.update(t)
+				b, err := os.ReadFile(config)
+				if err != nil || strings.Contains(string(b), "mm-drop") || !strings.Contains(string(b), "mm-keep") || userServer != strings.Contains(string(b), "user-own") {
+					t.Fatalf("after update %s holds:\n%s (%v)", config, b, err)
 				}
-			}
-			b, err := os.ReadFile(config)
-			if err != nil || strings.Contains(string(b), "mm-drop") || !strings.Contains(string(b), "mm-keep") {
-				t.Fatalf("after update %s holds:\n%s (%v)", config, b, err)
-			}
-			if reg := readFileOr(filepath.Join(home, "installed.yml")); strings.Contains(reg, "mm-drop") {
-				t.Errorf("installed.yml still records mm-drop:\n%s", reg)
-			}
-			if err := os.Remove(filepath.Join(src, "mcps.json")); err != nil {
-				t.Fatal(err)
-			}
-			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
-				if r := runBuilt(t, exe, env, args...); r.code != 0 {
-					t.Fatalf("%v: %+v", args, r)
+				if reg := p.registry(); strings.Contains(reg, "mm-drop") {
+					t.Errorf("installed.yml still records mm-drop:\n%s", reg)
 				}
+				if err := os.Remove(filepath.Join(p.src, "mcps.json")); err != nil {
+					t.Fatal(err)
+				}
+				p.update(t)
+				b, err = os.ReadFile(config)
+				switch {
+				case err == nil && strings.Contains(string(b), "mm-"):
+					t.Fatalf("after the module lost its servers %s holds:\n%s", config, b)
+				case userServer && (err != nil || !strings.Contains(string(b), "user-own")):
+					t.Fatalf("the user's server is gone from %s: %q %v", config, b, err)
+				case !userServer && err == nil:
+					t.Errorf("%s, created by lola and left holding nothing of anyone's, is still there:\n%s", config, b)
+				}
+				if !userServer {
+					p.uninstallLeaves(t)
+					return
+				}
+				rel, _ := filepath.Rel(p.project, config)
+				var want []string
+				for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
+					want = append([]string{filepath.ToSlash(d)}, want...)
+				}
+				p.uninstallLeaves(t, append(want, filepath.ToSlash(rel))...)
+				if b, err := os.ReadFile(config); err != nil || !strings.Contains(string(b), "user-own") {
+					t.Fatalf("the uninstall took the user's server from %s: %q %v", config, b, err)
+				}
+			})
+		}
+	}
+}
+
+// mcpConfigHolding is the one JSON file under project that mentions
+// server.
+func mcpConfigHolding(t *testing.T, project, server string) string {
+	t.Helper()
+	var found []string
+	filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".json") && strings.Contains(readFileOr(p), server) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) != 1 {
+		t.Fatalf("JSON files under the project holding %s: %v", server, found)
+	}
+	return found[0]
+}
+
+// addServerBeside adds, as the user would by hand, a server named name
+// to config's JSON, in the object that holds beside and shaped as it is.
+func addServerBeside(t *testing.T, config, beside, name string) {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal([]byte(readFileOr(config)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var add func(v any) bool
+	add = func(v any) bool {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		if s, ok := m[beside]; ok {
+			m[name] = s
+			return true
+		}
+		for _, c := range m {
+			if add(c) {
+				return true
 			}
-			if b, err := os.ReadFile(config); err == nil && strings.Contains(string(b), "mm-") {
-				t.Fatalf("after the module lost its servers %s holds:\n%s", config, b)
-			} else if err == nil {
-				t.Errorf("%s, created by lola and left holding nothing of anyone's, is still there:\n%s", config, b)
-			}
-			if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", a, project); r.code != 0 {
-				t.Fatalf("uninstall: %+v", r)
-			}
-			if got := projectEntries(t, project); len(got) != 0 {
-				t.Errorf("the uninstall left %v", got)
-			}
-		})
+		}
+		return false
+	}
+	if !add(doc) {
+		t.Fatalf("no object in %s holds %s", config, beside)
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -199,52 +257,36 @@ func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
 func TestEndToEndUpdateRemovesDroppedCommandsAndAgents(t *testing.T) {
 	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
-	for _, a := range []string{"claude-code", "cursor", "gemini-cli", "opencode", "copilot-vscode"} {
+	for _, a := range projectTargets {
 		t.Run(a, func(t *testing.T) {
-			base := t.TempDir()
-			home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "mm")
-			env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
-			modWriteFiles(t, src, map[string]string{
+			p := installForUpdate(t, exe, a, map[string]string{
 				"commands/keep-cmd.md": "---\ndescription: k\n---\nkeep\n",
 				"commands/drop-cmd.md": "---\ndescription: d\n---\ndrop\n",
 				"agents/keep-agent.md": "---\ndescription: k\n---\nkeep\n",
 				"agents/drop-agent.md": "---\ndescription: d\n---\ndrop\n",
 			})
-			if err := os.MkdirAll(project, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for _, args := range [][]string{{"mod", "add", src}, {"install", "mm", "-a", a, project}} {
-				if r := runBuilt(t, exe, env, args...); r.code != 0 {
-					t.Fatalf("%v: %+v", args, r)
-				}
-			}
 			written := func(name string) []string {
 				var out []string
-				filepath.Walk(project, func(p string, info os.FileInfo, err error) error {
-					if err == nil && !info.IsDir() && strings.Contains(filepath.Base(p), name) {
-						out = append(out, p)
+				filepath.Walk(p.project, func(path string, info os.FileInfo, err error) error {
+					if err == nil && !info.IsDir() && strings.Contains(filepath.Base(path), name) {
+						out = append(out, path)
 					}
 					return nil
 				})
 				return out
 			}
-			reg := readFileOr(filepath.Join(home, "installed.yml"))
+			reg := p.registry()
 			for _, n := range []string{"drop-cmd", "drop-agent"} {
 				if len(written(n)) > 0 && !strings.Contains(reg, "- "+n+"\n") {
 					t.Errorf("%s wrote %v but the record does not list %s:\n%s", a, written(n), n, reg)
 				}
 			}
-			if err := os.Remove(filepath.Join(src, "commands/drop-cmd.md")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Remove(filepath.Join(src, "agents/drop-agent.md")); err != nil {
-				t.Fatal(err)
-			}
-			for _, args := range [][]string{{"mod", "update", "mm"}, {"update", "mm"}} {
-				if r := runBuilt(t, exe, env, args...); r.code != 0 {
-					t.Fatalf("%v: %+v", args, r)
+			for _, f := range []string{"commands/drop-cmd.md", "agents/drop-agent.md"} {
+				if err := os.Remove(filepath.Join(p.src, f)); err != nil {
+					t.Fatal(err)
 				}
 			}
+			p.update(t)
 			for _, n := range []string{"drop-cmd", "drop-agent"} {
 				if left := written(n); len(left) > 0 {
 					t.Errorf("after update %s is still installed: %v", n, left)
