@@ -73,16 +73,8 @@ func TestMarketCLI(t *testing.T) {
 // policy: a repository whose name resolves to loopback is refused
 // (remote.destination, exit 3) and nothing reaches the store or project.
 func TestInstallFromMarketplaceRefusedByPolicy(t *testing.T) {
-	home := modTestHome(t)
-	cat := filepath.Join(t.TempDir(), "catalog.yml")
-	body := "name: t\nversion: '1'\nmodules:\n  - name: local-tools\n    description: d\n    version: '1'\n    repository: https://localhost/local-tools.git\n"
-	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	home := addLoopbackMarket(t)
 	project := t.TempDir()
-	if code, out, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
-		t.Fatalf("add: %d %s %s", code, out, errOut)
-	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -120,4 +112,22 @@ func TestInstallRefOfFolderModule(t *testing.T) {
 	if code, out, errOut := runLola(t, "install", "folder-mod@v1", "-a", "claude-code", t.TempDir()); code != exitUsage || !strings.Contains(errOut, "git") {
 		t.Fatalf("%d %s %s", code, out, errOut)
 	}
+}
+
+// addLoopbackMarket registers, in a fresh $LOLA_HOME (returned), the
+// marketplace "community" whose one module, local-tools, names a
+// repository on a host that resolves to loopback: the catalog's checks
+// pass it (names are resolved when cloned), the remote client refuses it.
+func addLoopbackMarket(t *testing.T) string {
+	t.Helper()
+	home := modTestHome(t)
+	cat := filepath.Join(t.TempDir(), "catalog.yml")
+	body := "name: t\nversion: '1'\nmodules:\n  - name: local-tools\n    description: d\n    version: '1'\n    repository: https://localhost/local-tools.git\n"
+	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
+		t.Fatalf("add: %d %s %s", code, out, errOut)
+	}
+	return home
 }

@@ -548,15 +548,7 @@ func TestEndToEndHostileCatalogsRefused(t *testing.T) {
 // nothing is fetched or installed (TestInstallFromMarketplaceRefusedByPolicy
 // is install's).
 func TestSyncFromMarketplaceRefusedByPolicy(t *testing.T) {
-	home := modTestHome(t)
-	cat := filepath.Join(t.TempDir(), "catalog.yml")
-	body := "name: t\nversion: '1'\nmodules:\n  - name: local-tools\n    description: d\n    version: '1'\n    repository: https://localhost/local-tools.git\n"
-	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, out, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
-		t.Fatalf("add: %d %s %s", code, out, errOut)
-	}
+	home := addLoopbackMarket(t)
 	project := t.TempDir()
 	if err := os.WriteFile(filepath.Join(project, ".lola-req"), []byte("@community/local-tools\nlocal-tools\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -568,8 +560,8 @@ func TestSyncFromMarketplaceRefusedByPolicy(t *testing.T) {
 	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
 		t.Errorf("the store holds %v", es)
 	}
-	if got := projectEntries(t, project); len(got) != 1 {
-		t.Errorf("the project holds %v", got)
+	if got := projectEntries(t, project); len(got) != 1 || got[0] != ".lola-req" {
+		t.Errorf("the project holds %v, want only its .lola-req", got)
 	}
 }
 
