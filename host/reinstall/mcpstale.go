@@ -5,15 +5,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/install"
-	"github.com/lola-pm/lola/host/pipeline"
-	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -217,24 +215,8 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 	if len(intents) == 0 {
 		return nil, nil
 	}
-	body, err := json.Marshal(map[string]any{"protocol": 1, "intents": intents})
-	if err != nil {
+	if err := applyOwnPlan(ctx, root, home, intents, log, "removing the MCP servers the new version no longer has"); err != nil {
 		return nil, err
-	}
-	p, err := plan.Decode(bytes.NewReader(body), plan.DefaultLimits())
-	if err != nil {
-		return nil, err
-	}
-	id, err := audit.NewExtension("lola-update", "")
-	if err != nil {
-		return nil, err
-	}
-	res, err := pipeline.Apply(ctx, root, p, pipeline.Proposer{Extension: id, Tier: audit.TierPlanFile}, pipeline.Options{Log: log, Home: home})
-	if err != nil {
-		return nil, err
-	}
-	if res.Outcome != pipeline.OutcomeCommitted {
-		return nil, errors.New("removing the MCP servers the new version no longer has: the plan was " + res.Outcome.String())
 	}
 	var gone []string
 	for _, in := range intents {
@@ -250,7 +232,7 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 				}
 				var keep []string
 				for _, p := range r.ManagedCreated {
-					if !contains(gone, p) {
+					if !slices.Contains(gone, p) {
 						keep = append(keep, p)
 					}
 				}
@@ -262,13 +244,4 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 	}
 	sort.Strings(touched)
 	return touched, err
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

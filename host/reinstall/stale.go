@@ -98,24 +98,8 @@ func removeStale(ctx context.Context, root string, home string, old, cur install
 	if len(intents) == 0 {
 		return st, nil
 	}
-	body, err := json.Marshal(map[string]any{"protocol": 1, "intents": intents})
-	if err != nil {
+	if err := applyOwnPlan(ctx, root, home, intents, log, "removing what the new version no longer has"); err != nil {
 		return st, err
-	}
-	p, err := plan.Decode(bytes.NewReader(body), plan.DefaultLimits())
-	if err != nil {
-		return st, err
-	}
-	id, err := audit.NewExtension("lola-update", "")
-	if err != nil {
-		return st, err
-	}
-	res, err := pipeline.Apply(ctx, root, p, pipeline.Proposer{Extension: id, Tier: audit.TierPlanFile}, pipeline.Options{Log: log, Home: home})
-	if err != nil {
-		return st, err
-	}
-	if res.Outcome != pipeline.OutcomeCommitted {
-		return st, errors.New("removing what the new version no longer has: the plan was " + res.Outcome.String())
 	}
 	for _, in := range intents {
 		st.Removed = append(st.Removed, in.Path)
@@ -126,7 +110,7 @@ func removeStale(ctx context.Context, root string, home string, old, cur install
 	for _, d := range dirs {
 		_ = os.Remove(filepath.Join(root, filepath.FromSlash(d))) // fails unless empty
 	}
-	err = install.UpdateRegistry(home, func(reg *install.Registry) error {
+	err := install.UpdateRegistry(home, func(reg *install.Registry) error {
 		for _, r := range reg.Find(cur.Module, cur.Assistant, cur.Scope, cur.ProjectPath) {
 			for _, p := range st.Removed {
 				delete(r.Files, p)
@@ -143,4 +127,31 @@ func removeStale(ctx context.Context, root string, home string, old, cur install
 		return nil
 	})
 	return st, err
+}
+
+// applyOwnPlan takes intents (a slice of JSON-encodable intents) through
+// the pipeline as one plan lola itself proposes ("lola-update"):
+// validated whole, applied atomically, audited under log's correlation.
+// Anything but a commit is an error naming what the plan was for.
+func applyOwnPlan(ctx context.Context, root, home string, intents any, log *audit.Log, what string) error {
+	body, err := json.Marshal(map[string]any{"protocol": 1, "intents": intents})
+	if err != nil {
+		return err
+	}
+	p, err := plan.Decode(bytes.NewReader(body), plan.DefaultLimits())
+	if err != nil {
+		return err
+	}
+	id, err := audit.NewExtension("lola-update", "")
+	if err != nil {
+		return err
+	}
+	res, err := pipeline.Apply(ctx, root, p, pipeline.Proposer{Extension: id, Tier: audit.TierPlanFile}, pipeline.Options{Log: log, Home: home})
+	if err != nil {
+		return err
+	}
+	if res.Outcome != pipeline.OutcomeCommitted {
+		return errors.New(what + ": the plan was " + res.Outcome.String())
+	}
+	return nil
 }
