@@ -76,6 +76,9 @@ install's code, as 'lola install' has them.`,
 				for _, p := range d.Stale.Kept {
 					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", shownText(p))
 				}
+				for _, s := range d.Stale.KeptServers {
+					fmt.Fprintf(errOut, "lola: warning: mcp:%s in %s is no longer in the module but is not as lola wrote it (changed since, or installed before lola recorded server values); kept\n", shown(s.Name), shownText(s.Path))
+				}
 				if verbose && d.Report.Result != nil {
 					for _, c := range d.Report.Result.Changes {
 						installPrintChange(out, c)

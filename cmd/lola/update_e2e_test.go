@@ -217,29 +217,36 @@ func mcpConfigHolding(t *testing.T, project, server string) string {
 // to config's JSON, in the object that holds beside and shaped as it is.
 func addServerBeside(t *testing.T, config, beside, name string) {
 	t.Helper()
+	editObjectHolding(t, config, beside, func(m map[string]any) { m[name] = m[beside] })
+}
+
+// editObjectHolding rewrites config's JSON, as an editor would (keys
+// sorted, re-indented), after edit changed the object that holds key.
+func editObjectHolding(t *testing.T, config, key string, edit func(map[string]any)) {
+	t.Helper()
 	var doc any
 	if err := json.Unmarshal([]byte(readFileOr(config)), &doc); err != nil {
 		t.Fatal(err)
 	}
-	var add func(v any) bool
-	add = func(v any) bool {
+	var find func(v any) bool
+	find = func(v any) bool {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return false
 		}
-		if s, ok := m[beside]; ok {
-			m[name] = s
+		if _, ok := m[key]; ok {
+			edit(m)
 			return true
 		}
 		for _, c := range m {
-			if add(c) {
+			if find(c) {
 				return true
 			}
 		}
 		return false
 	}
-	if !add(doc) {
-		t.Fatalf("no object in %s holds %s", config, beside)
+	if !find(doc) {
+		t.Fatalf("no object in %s holds %s", config, key)
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -247,6 +254,48 @@ func addServerBeside(t *testing.T, config, beside, name string) {
 	}
 	if err := os.WriteFile(config, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A server lola wrote that the user then changed is theirs: once the
+// module drops it, lola update keeps it with the user's value and says so
+// on stderr, installed.yml no longer claims it, and the uninstall leaves
+// it (and the file holding it) in place.
+func TestEndToEndUpdateKeepsADroppedMCPServerTheUserChanged(t *testing.T) {
+	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
+	exe, _ := builtLola(t)
+	for _, a := range projectTargets {
+		t.Run(a, func(t *testing.T) {
+			p := installForUpdate(t, exe, a, map[string]string{
+				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+				"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
+			})
+			config := mcpConfigHolding(t, p.project, "mm-drop")
+			editObjectHolding(t, config, "mm-drop", func(m map[string]any) {
+				m["mm-drop"] = map[string]any{"command": "the-users-own-tool"}
+			})
+			modWriteFiles(t, p.src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
+			r := p.update(t)
+			b := readFileOr(config)
+			if !strings.Contains(b, "mm-drop") || !strings.Contains(b, "the-users-own-tool") || !strings.Contains(b, "mm-keep") {
+				t.Fatalf("after update %s holds:\n%s", config, b)
+			}
+			if !strings.Contains(r.err, "mcp:mm-drop in ") || !strings.Contains(r.err, "kept") || strings.Contains(r.out, "mcp:mm-drop") {
+				t.Errorf("update does not name the kept server on stderr, or reports it removed:\nstdout:\n%s\nstderr:\n%s", r.out, r.err)
+			}
+			if reg := p.registry(); strings.Contains(reg, "mm-drop") {
+				t.Errorf("installed.yml still claims mm-drop:\n%s", reg)
+			}
+			rel, _ := filepath.Rel(p.project, config)
+			var want []string
+			for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
+				want = append([]string{filepath.ToSlash(d)}, want...)
+			}
+			p.uninstallLeaves(t, append(want, filepath.ToSlash(rel))...)
+			if b := readFileOr(config); !strings.Contains(b, "the-users-own-tool") || strings.Contains(b, "mm-keep") {
+				t.Fatalf("after uninstall %s holds:\n%s", config, b)
+			}
+		})
 	}
 }
 

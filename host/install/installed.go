@@ -72,6 +72,14 @@ type Record struct {
 	// part of it is gone. The list is kept on one record of the root and
 	// handed on to another when that record goes (managedrecord.go).
 	ManagedCreated []string `yaml:"managed_created,omitempty"`
+	// MCPValues (lola's own addition) maps each managed JSON file this
+	// install wrote servers into (root-relative) to the digest
+	// (ServerDigest) of each recorded server's value there, as lola wrote
+	// it. A server whose value no longer has that digest was changed by
+	// the user and is theirs: update keeps it when the module drops it.
+	// Today's Lola ignores the key; a record without it proves nothing,
+	// so such servers are kept too.
+	MCPValues map[string]map[string]string `yaml:"mcp_values,omitempty"`
 	// ReplacedSymlinks (lola's own addition) lists the symbolic links the
 	// user let the install replace (--replace-symlinks), so uninstall can
 	// put them back.

@@ -225,6 +225,9 @@ func TestRecordListsWhatWasWritten(t *testing.T) {
 	if strings.Join(r.Skills, ",") != "alpha" || len(r.Commands) != 0 || len(r.Agents) != 0 || r.HasInstructions || strings.Join(r.MCPs, ",") != "github" {
 		t.Errorf("record %+v: want skills [alpha], mcps [github], nothing else", r)
 	}
+	if d, _ := ServerDigest([]byte(`{}`)); len(r.MCPValues) != 1 || len(r.MCPValues[".claude/mcp.json"]) != 1 || r.MCPValues[".claude/mcp.json"]["github"] != d {
+		t.Errorf("mcp_values %v: want the digest of github's value in .claude/mcp.json only", r.MCPValues)
+	}
 	// The real target writes the instructions into CLAUDE.md: recorded.
 	e2 := newEnv(t)
 	e2.addModule(t, "sample", plainModule())

@@ -35,7 +35,8 @@ const recordMaxInstructions = 1 << 20
 //     file p writes holds instructions, their text as handed to the target
 //     (the module's AGENTS.md, trimmed, or the --append-context lines);
 //   - an MCP server is listed when some JSON file p writes holds its name
-//     as a string (the assistant's MCP config).
+//     as a string (the assistant's MCP config), and mcp_values keeps, per
+//     such file, the digest of the value p gives it there (ServerDigest).
 //
 // Non-guarantee: this reads the plan, not the target's intent; a target
 // that rewrites an item's name beyond a prefix is not recognised.
@@ -49,6 +50,7 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 		return r
 	}
 	type written struct {
+		path  string
 		comps []string
 		stem  string
 		body  []byte
@@ -65,6 +67,7 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 		}
 		base := path.Base(in.Write.Path)
 		ws = append(ws, written{
+			path:  in.Write.Path,
 			comps: strings.Split(in.Write.Path, "/"),
 			stem:  strings.TrimSuffix(base, path.Ext(base)),
 			body:  body,
@@ -113,6 +116,21 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 			}
 		}
 	}
+	claimed := map[string]bool{}
+	for _, n := range r.MCPs {
+		claimed[n] = true
+	}
+	for _, w := range ws {
+		if !w.json || len(claimed) == 0 {
+			continue
+		}
+		if d := serverDigests(w.body, claimed); d != nil {
+			if r.MCPValues == nil {
+				r.MCPValues = map[string]map[string]string{}
+			}
+			r.MCPValues[w.path] = d
+		}
+	}
 	if l.Instructions {
 		if text := bytes.TrimSpace(instructions); len(text) > 0 {
 			for _, w := range ws {
@@ -152,7 +170,8 @@ func instructionsText(m *module.Module) []byte {
 // instructions stay recorded when the previous record of this install
 // (prev) claimed them, the module still has them, and a managed file the
 // plan neither writes nor deletes (nor renames, nor removes a directory
-// above) still holds them, as the target was shown it (current). Nothing
+// above) still holds them, as the target was shown it (current); a kept
+// server keeps the digest prev recorded for it in such a file. Nothing
 // is claimed that the previous record did not: a first install, or a
 // part the user put there, gains nothing here.
 func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, current []schema.File, instructions []byte) {
@@ -214,6 +233,18 @@ func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, 
 		if has[n] && holds([]byte(strconv.Quote(n)), true) {
 			r.MCPs = append(r.MCPs, n)
 			has[n] = false
+			// The value lola wrote there is the one prev recorded.
+			for _, f := range untouched {
+				if d, ok := prev.MCPValues[f.Path][n]; ok {
+					if r.MCPValues == nil {
+						r.MCPValues = map[string]map[string]string{}
+					}
+					if r.MCPValues[f.Path] == nil {
+						r.MCPValues[f.Path] = map[string]string{}
+					}
+					r.MCPValues[f.Path][n] = d
+				}
+			}
 		}
 	}
 	sort.Strings(r.MCPs)

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/lola-pm/lola/host/audit"
@@ -22,8 +21,13 @@ import (
 // do we: the host removes, from each managed JSON file of the install's
 // target, the members of a server container (mcpServers, servers, mcp)
 // named after a server the previous record of this install claimed and
-// the module no longer brings. Every other member stays as it was (values
-// byte-equal once compacted; the file re-indented). A file lola created
+// the module no longer brings, when its value is still the one lola wrote
+// there (the record's mcp_values digest). A server the user changed
+// since, or one the record holds no digest for (written by today's Lola
+// or an older lola), is the user's as far as lola can prove: it is kept
+// and reported, as a changed stale file is. Every other member stays as
+// it was (values byte-equal once compacted; the file re-indented). A
+// file lola created
 // that is left holding nothing but "$schema" and empty containers is
 // deleted. The edit is one plan lola proposes, through the pipeline
 // (validated whole, applied atomically, audited under the run's
@@ -103,16 +107,25 @@ func encodeObject(ms []jsonMember) []byte {
 	return b.Bytes()
 }
 
+// serverEdit is what withoutServers did to one file.
+type serverEdit struct {
+	out     []byte   // the file without the removed servers
+	removed []string // server names removed
+	kept    []string // stale server names left, not proved lola's
+	empty   bool     // only "$schema" and empty server containers are left
+}
+
 // withoutServers returns b without the members of its server containers
-// named in stale; changed is false when none was there (or b is not one
-// JSON object, which is left alone). empty is true when what is left is
-// only "$schema" and empty server containers.
-func withoutServers(b []byte, stale map[string]bool) (out []byte, changed, empty bool) {
+// named in stale whose value mine accepts (the one lola wrote); stale
+// members mine refuses are kept and listed. removed is empty when no
+// member went (or b is not one JSON object, which is left alone).
+func withoutServers(b []byte, stale map[string]bool, mine func(name string, value json.RawMessage) bool) serverEdit {
+	var e serverEdit
 	top, ok := decodeObject(b)
 	if !ok {
-		return nil, false, false
+		return e
 	}
-	empty = true
+	empty := true
 	for i, m := range top {
 		if !serverContainers[m.name] {
 			if m.name != "$schema" {
@@ -128,8 +141,11 @@ func withoutServers(b []byte, stale map[string]bool) (out []byte, changed, empty
 		kept := inner[:0:0]
 		for _, s := range inner {
 			if stale[s.name] {
-				changed = true
-				continue
+				if mine(s.name, s.raw) {
+					e.removed = append(e.removed, s.name)
+					continue
+				}
+				e.kept = append(e.kept, s.name)
 			}
 			kept = append(kept, s)
 		}
@@ -140,40 +156,49 @@ func withoutServers(b []byte, stale map[string]bool) (out []byte, changed, empty
 			top[i].raw = encodeObject(kept)
 		}
 	}
-	if !changed {
-		return nil, false, false
+	if len(e.removed) == 0 {
+		return serverEdit{kept: e.kept}
 	}
 	var ind bytes.Buffer
 	if err := json.Indent(&ind, encodeObject(top), "", "  "); err != nil {
-		return nil, false, false
+		return serverEdit{}
 	}
 	ind.WriteByte('\n')
-	return ind.Bytes(), true, empty
+	e.out, e.empty = ind.Bytes(), empty
+	return e
+}
+
+// StaleServer is an MCP server the new module version no longer brings,
+// in one managed JSON file.
+type StaleServer struct {
+	Name string
+	Path string // root-relative, slash form
 }
 
 // removeStaleServers removes, as one plan, the servers old claimed that
 // the module (brought) no longer has from the managed JSON files of old's
-// target under root. It returns the files it rewrote or deleted.
-func removeStaleServers(ctx context.Context, root, home string, old install.Record, brought []string, log *audit.Log) ([]string, error) {
+// target under root, where each still holds the value old recorded. It
+// returns the servers removed and the stale ones kept.
+func removeStaleServers(ctx context.Context, root, home string, old install.Record, brought []string, log *audit.Log) (removed, kept []StaleServer, err error) {
 	stale := staleServers(old, brought)
 	if len(stale) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	cat, err := extension.Discover(home)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ext, err := cat.Lookup(old.Assistant)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	current, err := ext.CurrentFiles(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	reg, err := install.ReadRegistry(home)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	created := map[string]bool{}
 	for _, r := range reg.All() {
@@ -190,7 +215,6 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 		Encoding string `json:"encoding,omitempty"`
 	}
 	var intents []intent
-	var touched []string
 	for _, f := range current {
 		if !strings.HasSuffix(strings.ToLower(f.Path), ".json") {
 			continue
@@ -201,22 +225,31 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 				continue
 			}
 		}
-		out, changed, empty := withoutServers(body, stale)
-		if !changed {
+		recorded := old.MCPValues[f.Path]
+		e := withoutServers(body, stale, func(name string, value json.RawMessage) bool {
+			d, ok := install.ServerDigest(value)
+			return ok && recorded[name] == d
+		})
+		for _, n := range e.kept {
+			kept = append(kept, StaleServer{Name: n, Path: f.Path})
+		}
+		if len(e.removed) == 0 {
 			continue
 		}
-		if empty && created[f.Path] {
+		if e.empty && created[f.Path] {
 			intents = append(intents, intent{Op: "delete", Path: f.Path})
 		} else {
-			intents = append(intents, intent{Op: "write", Path: f.Path, Content: base64.StdEncoding.EncodeToString(out), Encoding: "base64"})
+			intents = append(intents, intent{Op: "write", Path: f.Path, Content: base64.StdEncoding.EncodeToString(e.out), Encoding: "base64"})
 		}
-		touched = append(touched, f.Path)
+		for _, n := range e.removed {
+			removed = append(removed, StaleServer{Name: n, Path: f.Path})
+		}
 	}
 	if len(intents) == 0 {
-		return nil, nil
+		return nil, kept, nil
 	}
 	if err := applyOwnPlan(ctx, root, home, intents, log, "removing the MCP servers the new version no longer has"); err != nil {
-		return nil, err
+		return nil, kept, err
 	}
 	var gone []string
 	for _, in := range intents {
@@ -242,6 +275,5 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 			return nil
 		})
 	}
-	sort.Strings(touched)
-	return touched, err
+	return removed, kept, err
 }

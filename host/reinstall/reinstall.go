@@ -23,8 +23,9 @@
 //     lola recorded writing for it, when they still hold exactly what lola
 //     wrote, as one more audited plan under the same correlation; a file
 //     changed since is kept and reported (Done.Stale). So are the MCP
-//     servers it no longer brings, from the assistant's MCP configuration
-//     (mcpstale.go).
+//     servers it no longer brings, from the assistant's MCP configuration:
+//     removed when they hold the value lola recorded writing, else kept
+//     and reported (mcpstale.go).
 //
 // Non-guarantees: stale files are found by name, as host/install
 // attributes files to items; a target that renames items beyond a prefix
@@ -37,6 +38,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/lola-pm/lola/host/audit"
@@ -147,13 +149,14 @@ func cleanStale(ctx context.Context, home, root string, old, cur install.Record,
 	if err != nil {
 		return st, err
 	}
-	touched, err := removeStaleServers(ctx, root, home, old, cur.MCPs, log)
-	if len(touched) > 0 {
-		for n := range servers {
-			st.Servers = append(st.Servers, n)
+	removed, kept, err := removeStaleServers(ctx, root, home, old, cur.MCPs, log)
+	for _, s := range removed {
+		if !slices.Contains(st.Servers, s.Name) {
+			st.Servers = append(st.Servers, s.Name)
 		}
-		sort.Strings(st.Servers)
 	}
+	sort.Strings(st.Servers)
+	st.KeptServers = kept
 	return st, err
 }
 

@@ -25,6 +25,10 @@ type Stale struct {
 	Removed []string // files deleted (they held what lola wrote)
 	Kept    []string // files left because they changed since lola wrote them
 	Servers []string // MCP servers removed from the assistant's configuration
+	// KeptServers are the MCP servers the module no longer brings that
+	// were left in place: changed since lola wrote them, or written before
+	// lola recorded server values (mcpstale.go).
+	KeptServers []StaleServer
 }
 
 // staleFiles lists the files of old's record that belong to an item
