@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,26 +69,7 @@ built); 3 a case failed (refused, differing, or no plan).`,
 			if err != nil {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext test: %w", err))
 			}
-			out := cmd.OutOrStdout()
-			failed := 0
-			for _, r := range results {
-				tier := "tier 1"
-				if r.Tier.Native() {
-					tier = "tier 2"
-				}
-				switch {
-				case r.Err != nil:
-					failed++
-					fmt.Fprintf(out, "FAIL  %s  %s: %v\n", r.Case, tier, r.Err)
-					if r.Diff != "" {
-						fmt.Fprint(out, r.Diff)
-					}
-				case r.Wrote:
-					fmt.Fprintf(out, "wrote %s  %s: testdata/%s.plan.json\n", r.Case, tier, r.Case)
-				default:
-					fmt.Fprintf(out, "ok    %s  %s\n", r.Case, tier)
-				}
-			}
+			failed := printExtTestResults(cmd.OutOrStdout(), results)
 			if failed > 0 {
 				return exitcode.Wrap(exitcode.ForExtTest(results), fmt.Errorf("ext test: %d of %d runs failed", failed, len(results)))
 			}
@@ -97,4 +80,34 @@ built); 3 a case failed (refused, differing, or no plan).`,
 	c.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "the outer deadline of each run")
 	c.Flags().StringVar(&home, "home", "", "lola's home (default $LOLA_HOME or the platform's)")
 	return c
+}
+
+// printExtTestResults prints one line per run, and the diff of a failed
+// one, and returns how many failed. A case name, an error and a diff
+// line come from the extension or its testdata (a golden file is
+// anyone's text in a checked-out repository): each is rendered through
+// shown or shownText, so no control sequence reaches the terminal.
+func printExtTestResults(out io.Writer, results []exttest.Result) int {
+	failed := 0
+	for _, r := range results {
+		tier := "tier 1"
+		if r.Tier.Native() {
+			tier = "tier 2"
+		}
+		switch {
+		case r.Err != nil:
+			failed++
+			fmt.Fprintf(out, "FAIL  %s  %s: %s\n", shown(r.Case), tier, shownText(r.Err.Error()))
+			if r.Diff != "" {
+				for _, line := range strings.Split(strings.TrimSuffix(r.Diff, "\n"), "\n") {
+					fmt.Fprintln(out, shownText(line))
+				}
+			}
+		case r.Wrote:
+			fmt.Fprintf(out, "wrote %s  %s: testdata/%s.plan.json\n", shown(r.Case), tier, shown(r.Case))
+		default:
+			fmt.Fprintf(out, "ok    %s  %s\n", shown(r.Case), tier)
+		}
+	}
+	return failed
 }
