@@ -875,6 +875,15 @@ func TestInstallAmbiguousMarketplaceModule(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "@one") || !strings.Contains(errs, "@two") {
 		t.Fatalf("%d %q %q", code, out, errs)
 	}
+	// sync of a .lola-req line naming it: the same usage error.
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, ".lola-req"), []byte("git-tools\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runLola(t, "sync", "-a", "claude-code", project)
+	if code != exitUsage || !strings.Contains(errs, "@one") || !strings.Contains(errs, "@two") {
+		t.Fatalf("sync: %d %q %q", code, out, errs)
+	}
 	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
 		t.Fatalf("fetched %v", es)
 	}

@@ -42,8 +42,9 @@ func TestForSyncFile(t *testing.T) {
 }
 
 // The step that stopped a sync: not found and no matching version are 1;
-// an install's own code otherwise; a marketplace's refusal where the
-// install's mapping has none.
+// a module several marketplaces offer is 2, as for install; an install's
+// own code otherwise; a marketplace's refusal where the install's mapping
+// has none.
 func TestForSync(t *testing.T) {
 	refused := install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeRejected}}
 	checkReportCodes(t, ForSync, []reportCase{
@@ -54,6 +55,8 @@ func TestForSync(t *testing.T) {
 		{"pin changed", install.Report{}, wrapped(rejection.New(schema.RuleExtensionChanged, "x")), Extension},
 		{"catalog refused", install.Report{}, wrapped(market.ErrCatalog), Rejected},
 		{"marketplace name taken", install.Report{}, wrapped(market.ErrExists), Usage},
+		{"offered by several marketplaces", install.Report{}, wrapped(market.ErrAmbiguous), Usage},
+		{"held from another source", install.Report{}, wrapped(market.ErrOtherSource), Usage},
 		{"other", install.Report{}, anyOther, Internal},
 		{"committed, yet stopped", install.Report{Result: &pipeline.Result{Outcome: pipeline.OutcomeCommitted}}, nil, Internal},
 	})

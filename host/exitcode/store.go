@@ -63,11 +63,19 @@ func ForResolve(err error) int {
 		return Rejected
 	case errors.Is(err, market.ErrNotFound), errors.Is(err, market.ErrNoModule), errors.Is(err, module.ErrNotFound):
 		return Internal
-	case errors.Is(err, market.ErrAmbiguous), errors.Is(err, market.ErrOtherSource), errors.Is(err, module.ErrName),
-		errors.Is(err, market.ErrNotGit), errors.Is(err, modsource.ErrNotGit), errors.Is(err, modsource.ErrNoRecord):
+	case namesNoSingleSource(err):
 		return Usage
 	}
 	return ForModule(err)
+}
+
+// namesNoSingleSource reports whether err says a module argument names no
+// single source: several marketplaces offer it, the store holds it from
+// another source, the name is bad, or a ref was given for a source that
+// is not git or has no record. The user must say which: a usage error.
+func namesNoSingleSource(err error) bool {
+	return errors.Is(err, market.ErrAmbiguous) || errors.Is(err, market.ErrOtherSource) || errors.Is(err, module.ErrName) ||
+		errors.Is(err, market.ErrNotGit) || errors.Is(err, modsource.ErrNotGit) || errors.Is(err, modsource.ErrNoRecord)
 }
 
 // ForMarket maps what the marketplace registry (host/market) returned: a
