@@ -21,7 +21,9 @@ setup:
 	@./scripts/setup.sh
 
 ## build: the lola binary, its tier-1 shim (lola-shim, run by lola from
-## beside itself; lola falls back to re-executing itself without it), and
+## beside itself; lola falls back to re-executing itself without it), its
+## signature verifier (lola-sigstore, run from beside lola to verify an
+## extension's bundle; without it no bundle verifies), and
 ## every example extension, both tiers, and the three guest SDKs shipped
 ## beside it in bin/sdk/ (what `lola ext new` scaffolds against).
 ## Both binaries are static (CGO_ENABLED=0): no dynamic loader or libc to
@@ -32,6 +34,7 @@ build: setup
 	@mkdir -p $(BIN)
 	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola ./lola
 	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola-shim ./lola-shim
+	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola-sigstore ./lola-sigstore
 	@./scripts/build-examples.sh $(BIN)/lola
 	@./scripts/ship-sdks.sh $(BIN)
 

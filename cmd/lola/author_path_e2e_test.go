@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/signature"
+	"github.com/lola-pm/lola/host/sigverify"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -55,7 +55,7 @@ func TestAuthorPathNewBuildSignAddInstallUpdate(t *testing.T) {
 	der, _ := x509.MarshalPKCS8PrivateKey(k)
 	keyFile := filepath.Join(base, "author.key")
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
-	pub, _ := signature.PublicKeyPEM(k)
+	pub, _ := sigverify.PublicKeyPEM(k)
 	os.MkdirAll(filepath.Join(home, "keys"), 0o755)
 	os.WriteFile(filepath.Join(home, "keys", "author.pub"), pub, 0o644)
 	os.WriteFile(filepath.Join(home, "config.yaml"), []byte("trust:\n  keys: [{name: author, file: keys/author.pub}]\n"), 0o644)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
-	"github.com/lola-pm/lola/host/signature"
+	"github.com/lola-pm/lola/host/sigverify"
 )
 
 func init() { extCommands = append(extCommands, newExtSignCmd) }
@@ -51,7 +51,7 @@ key's password is wrong or not given.`,
 			if err != nil {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: cannot read --key"))
 			}
-			k, err := signature.ParsePrivateKeyWithPassword(kb, func() ([]byte, error) { return extSignPassword(cmd) })
+			k, err := sigverify.ParsePrivateKeyWithPassword(kb, func() ([]byte, error) { return extSignPassword(cmd) })
 			if err != nil {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: --key: %w", err))
 			}
@@ -63,7 +63,7 @@ key's password is wrong or not given.`,
 			if err != nil {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext sign: cannot read %s", shownText(args[0])))
 			}
-			b, err := signature.Sign(k, art)
+			b, err := sigverify.Sign(k, art)
 			if err != nil {
 				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext sign: %w", err))
 			}
@@ -71,7 +71,7 @@ key's password is wrong or not given.`,
 			if err := os.WriteFile(out, b, 0o644); err != nil {
 				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext sign: cannot write %s", shownText(out)))
 			}
-			pub, _ := signature.PublicKeyPEM(k)
+			pub, _ := sigverify.PublicKeyPEM(k)
 			sum := sha256.Sum256(art)
 			fmt.Fprintf(cmd.OutOrStdout(), "signed %s (sha256:%s)\nwrote %s\ntrust this public key (config.yaml trust.keys):\n%s",
 				shownText(args[0]), hex.EncodeToString(sum[:]), shownText(out), pub)

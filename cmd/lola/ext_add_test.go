@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/signature"
+	"github.com/lola-pm/lola/host/sigverify"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -41,7 +41,7 @@ func TestExtSignAddRunSwapRm(t *testing.T) {
 	der, _ := x509.MarshalPKCS8PrivateKey(k)
 	keyFile := filepath.Join(work, "author.key")
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
-	pub, _ := signature.PublicKeyPEM(k)
+	pub, _ := sigverify.PublicKeyPEM(k)
 	os.WriteFile(filepath.Join(home, "alice.pub"), pub, 0o644)
 
 	// Unsigned: refused, nothing installed.

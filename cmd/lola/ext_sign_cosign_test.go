@@ -12,6 +12,7 @@ import (
 
 	"github.com/lola-pm/lola/host/signature"
 	"github.com/lola-pm/lola/host/signature/sigtest"
+	"github.com/lola-pm/lola/host/sigverify"
 )
 
 // An author who has a cosign key signs with it: the password comes from
@@ -46,7 +47,7 @@ func TestExtSignWithACosignKey(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("sign: %d %s", code, errOut)
 	}
-	pub, err := signature.ParsePublicKey([]byte(out[strings.Index(out, "-----BEGIN"):]))
+	pub, err := sigverify.ParsePublicKey([]byte(out[strings.Index(out, "-----BEGIN"):]))
 	if ep, ok := pub.(*ecdsa.PublicKey); err != nil || !ok || !ep.Equal(&k.PublicKey) {
 		t.Fatalf("printed public key: %v\n%s", err, out)
 	}

@@ -36,7 +36,7 @@ const MaxBundleBytes = 1 << 20
 
 // Verifier checks a Sigstore bundle against the trust policy for the
 // artifact whose sha256 is digest, and names the trusted key or identity
-// that signed it. host/signature provides one; a nil Verifier trusts
+// that signed it. host/sigverify provides one; a nil Verifier trusts
 // nothing (every bundle is unverifiable).
 type Verifier interface {
 	Verify(digest [32]byte, bundle []byte) (signer string, err error)

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
+
+	"github.com/lola-pm/lola/host/sibling"
 )
 
 // Subcommand is the hidden lola subcommand the shim runs as.
@@ -61,24 +62,8 @@ func SelfInvocation(a Args) (Invocation, error) {
 	if err != nil {
 		return Invocation{}, err
 	}
-	if p, ok := siblingShim(exe); ok {
+	if p, ok := sibling.Find(exe, ShimExecutable); ok {
 		return NewInvocation(p, a)
 	}
 	return NewInvocation(exe, a)
-}
-
-func siblingShim(exe string) (string, bool) {
-	name := ShimExecutable
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	p := filepath.Join(filepath.Dir(exe), name)
-	if p == exe {
-		return "", false
-	}
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() || (runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0) {
-		return "", false
-	}
-	return p, true
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,42 +182,6 @@ func TestModuleDigestReported(t *testing.T) {
 	}
 	if p := r.report.Outcome.Phases; p == nil || p.Total <= 0 || p.Read+p.Scan+p.Compile+p.Confine+p.Request+p.Instantiate+p.Run > p.Total {
 		t.Fatalf("phases %+v", p)
-	}
-}
-
-// The dedicated shim beside the executable is preferred only when it is a
-// regular executable file: a symlink, a directory or a non-executable file
-// there leaves the self re-exec.
-func TestSiblingShimChoice(t *testing.T) {
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "lola")
-	sib := filepath.Join(dir, ShimExecutable)
-	if runtime.GOOS == "windows" {
-		sib += ".exe"
-	}
-	if _, ok := siblingShim(exe); ok {
-		t.Fatal("no sibling, yet one was chosen")
-	}
-	if err := os.WriteFile(sib, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := siblingShim(exe); ok && runtime.GOOS != "windows" {
-		t.Fatal("a non-executable sibling was chosen")
-	}
-	if err := os.Chmod(sib, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if p, ok := siblingShim(exe); !ok || p != sib {
-		t.Fatalf("the executable sibling was not chosen: %q %v", p, ok)
-	}
-	if runtime.GOOS != "windows" {
-		os.Remove(sib)
-		if err := os.Symlink("/bin/sh", sib); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := siblingShim(exe); ok {
-			t.Fatal("a symlinked sibling was chosen")
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/signature/sigtest"
+	"github.com/lola-pm/lola/host/sigverify"
 )
 
 const (
@@ -66,7 +67,7 @@ func TestKeylessVerifyRefusesHostileBundles(t *testing.T) {
 	// A bundle from another Sigstore instance: a CA the root does not hold.
 	foreign, _ := newVirtual(t)
 	foreignBundle, _ := foreign.Sign(testSubject, testIssuer, art)
-	untrusted, _ := Sign(newKey(t), art)
+	untrusted, _ := sigverify.Sign(newKey(t), art)
 	// An anchored regexp: a subject that merely contains the trusted one.
 	suffixed, _ := vs.Sign(testSubject+".evil", testIssuer, art)
 

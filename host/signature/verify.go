@@ -3,14 +3,11 @@ package signature
 import (
 	"crypto"
 	"crypto/sha256"
-	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/root"
@@ -19,12 +16,6 @@ import (
 
 	"github.com/lola-pm/lola/host/config"
 )
-
-// MaxKeyBytes bounds a public or private key file.
-const MaxKeyBytes = 64 << 10
-
-// MaxTrustedRootBytes bounds trusted_root.json.
-const MaxTrustedRootBytes = 4 << 20
 
 // Key is one trusted public key.
 type Key struct {
@@ -35,8 +26,8 @@ type Key struct {
 // Identity is one trusted keyless signer.
 type Identity = config.TrustedIdentity
 
-// Verifier verifies bundles against one trust policy. Build it with New or
-// FromConfig; it is safe for concurrent use.
+// Verifier verifies bundles against one trust policy. Build it with New;
+// it is safe for concurrent use.
 type Verifier struct {
 	keys       []Key
 	identities []verify.CertificateIdentity
@@ -79,56 +70,7 @@ func anchor(re string) string {
 	return "^(?:" + re + ")$"
 }
 
-// FromConfig builds the verifier of config.yaml's trust: section: key
-// files are read relative to home, the trusted root from home.
-func FromConfig(home string, t config.Trust) (*Verifier, error) {
-	var keys []Key
-	for _, k := range t.Keys() {
-		p := k.File
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(home, p)
-		}
-		b, err := readBounded(p, MaxKeyBytes)
-		if err != nil {
-			return nil, fmt.Errorf("trust.keys %s: %w", k.Name, err)
-		}
-		pub, err := ParsePublicKey(b)
-		if err != nil {
-			return nil, fmt.Errorf("trust.keys %s: %w", k.Name, err)
-		}
-		keys = append(keys, Key{Name: k.Name, Pub: pub})
-	}
-	var tr []byte
-	if len(t.Identities()) > 0 {
-		b, err := readBounded(filepath.Join(home, config.TrustedRootFile), MaxTrustedRootBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", config.TrustedRootFile, err)
-		}
-		tr = b
-	}
-	return New(keys, t.Identities(), tr)
-}
-
-func readBounded(p string, max int64) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, errors.New("cannot be read")
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > max {
-		return nil, fmt.Errorf("not a regular file of at most %d bytes", max)
-	}
-	return os.ReadFile(p)
-}
-
-// ParsePublicKey decodes a PEM "PUBLIC KEY" (PKIX), as cosign writes
-// cosign.pub.
-func ParsePublicKey(b []byte) (crypto.PublicKey, error) {
-	blk, _ := pem.Decode(b)
-	if blk == nil || blk.Type != "PUBLIC KEY" {
-		return nil, errors.New("not a PEM PUBLIC KEY")
-	}
-	return x509.ParsePKIXPublicKey(blk.Bytes)
-}
+var timeZero time.Time
 
 // Verify checks bundleJSON for the artifact whose sha256 is digest and
 // names the trusted signer. See the package guarantees.
