@@ -26,11 +26,10 @@ import (
 // since, or one the record holds no digest for (written by today's Lola
 // or an older lola), is the user's as far as lola can prove: it is kept
 // and reported, as a changed stale file is. Every other member stays as
-// it was (values byte-equal once compacted; the file re-indented). A
-// file lola created
-// that is left holding nothing but "$schema" and empty containers is
-// deleted. The edit is one plan lola proposes, through the pipeline
-// (validated whole, applied atomically, audited under the run's
+// it was (values byte-equal once compacted; the file re-indented). A file
+// lola created that is left holding nothing but "$schema" and empty
+// containers is deleted. The edit is one plan lola proposes, through the
+// pipeline (validated whole, applied atomically, audited under the run's
 // correlation), like removeStale's.
 
 // serverContainers are the top-level members of a managed JSON file that
