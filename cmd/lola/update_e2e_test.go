@@ -60,6 +60,17 @@ func (p *updateProject) uninstallLeaves(t *testing.T, want ...string) {
 	}
 }
 
+// entriesTo is what projectEntries lists of file and the directories
+// above it, up to the project.
+func (p *updateProject) entriesTo(file string) []string {
+	rel, _ := filepath.Rel(p.project, file)
+	out := []string{filepath.ToSlash(rel)}
+	for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
+		out = append([]string{filepath.ToSlash(d)}, out...)
+	}
+	return out
+}
+
 func (p *updateProject) registry() string { return readFileOr(filepath.Join(p.home, "installed.yml")) }
 
 // With the built targets: after a module loses a skill, lola update
@@ -182,12 +193,7 @@ func TestEndToEndUpdateRemovesDroppedMCPServers(t *testing.T) {
 					p.uninstallLeaves(t)
 					return
 				}
-				rel, _ := filepath.Rel(p.project, config)
-				var want []string
-				for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
-					want = append([]string{filepath.ToSlash(d)}, want...)
-				}
-				p.uninstallLeaves(t, append(want, filepath.ToSlash(rel))...)
+				p.uninstallLeaves(t, p.entriesTo(config)...)
 				if b, err := os.ReadFile(config); err != nil || !strings.Contains(string(b), "user-own") {
 					t.Fatalf("the uninstall took the user's server from %s: %q %v", config, b, err)
 				}
@@ -286,12 +292,7 @@ func TestEndToEndUpdateKeepsADroppedMCPServerTheUserChanged(t *testing.T) {
 			if reg := p.registry(); strings.Contains(reg, "mm-drop") {
 				t.Errorf("installed.yml still claims mm-drop:\n%s", reg)
 			}
-			rel, _ := filepath.Rel(p.project, config)
-			var want []string
-			for d := filepath.Dir(rel); d != "."; d = filepath.Dir(d) {
-				want = append([]string{filepath.ToSlash(d)}, want...)
-			}
-			p.uninstallLeaves(t, append(want, filepath.ToSlash(rel))...)
+			p.uninstallLeaves(t, p.entriesTo(config)...)
 			if b := readFileOr(config); !strings.Contains(b, "the-users-own-tool") || strings.Contains(b, "mm-keep") {
 				t.Fatalf("after uninstall %s holds:\n%s", config, b)
 			}
