@@ -1,11 +1,6 @@
 package main
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"encoding/pem"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/sigverify"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -51,11 +45,7 @@ func TestAuthorPathNewBuildSignAddInstallUpdate(t *testing.T) {
 	must("ext build", "ext", "build", "--tier", "2", dir)
 	artifact := filepath.Join(dir, "dist", "hello")
 
-	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(k)
-	keyFile := filepath.Join(base, "author.key")
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
-	pub, _ := sigverify.PublicKeyPEM(k)
+	keyFile, pub := authorKey(t, base)
 	os.MkdirAll(filepath.Join(home, "keys"), 0o755)
 	os.WriteFile(filepath.Join(home, "keys", "author.pub"), pub, 0o644)
 	os.WriteFile(filepath.Join(home, "config.yaml"), []byte("trust:\n  keys: [{name: author, file: keys/author.pub}]\n"), 0o644)

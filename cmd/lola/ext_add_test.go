@@ -1,11 +1,6 @@
 package main
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"encoding/pem"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
-	"github.com/lola-pm/lola/host/sigverify"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -37,11 +31,7 @@ func TestExtSignAddRunSwapRm(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "dist", "demo"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(k)
-	keyFile := filepath.Join(work, "author.key")
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
-	pub, _ := sigverify.PublicKeyPEM(k)
+	keyFile, pub := authorKey(t, work)
 	os.WriteFile(filepath.Join(home, "alice.pub"), pub, 0o644)
 
 	// Unsigned: refused, nothing installed.

@@ -64,11 +64,7 @@ func TestBuiltLolaVerifiesThroughLolaSigstore(t *testing.T) {
 		return src
 	}
 	script := "#!/bin/sh\ncat >/dev/null\nprintf '{\"protocol\":1,\"intents\":[]}'\n"
-	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, _ := x509.MarshalPKCS8PrivateKey(k)
-	keyFile := filepath.Join(work, "author.key")
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600)
-	pub, _ := sigverify.PublicKeyPEM(k)
+	keyFile, pub := authorKey(t, work)
 	os.WriteFile(filepath.Join(home, "alice.pub"), pub, 0o644)
 	os.WriteFile(filepath.Join(home, "config.yaml"), []byte("trust:\n  keys: [{name: alice, file: alice.pub}]\n"), 0o644)
 	sign := func(src, name string) {
@@ -110,4 +106,27 @@ func TestBuiltLolaVerifiesThroughLolaSigstore(t *testing.T) {
 			t.Errorf("%s was installed", name)
 		}
 	}
+}
+
+// authorKey writes a fresh ECDSA P-256 private key (unencrypted PKCS #8
+// PEM) to dir/author.key, as `lola ext sign --key` reads it, and returns
+// that path and the public key's PEM, for config.yaml's trust.keys.
+func authorKey(t *testing.T, dir string) (keyFile string, pub []byte) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile = filepath.Join(dir, "author.key")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if pub, err = sigverify.PublicKeyPEM(k); err != nil {
+		t.Fatal(err)
+	}
+	return keyFile, pub
 }
