@@ -36,12 +36,12 @@ func ForSyncFile(err error) int {
 
 // ForSync maps the step that stopped a sync (rep and err are its Report
 // and Err): a module in neither the store nor an enabled marketplace, or
-// no version the line admits, is 1 (today's Lola); a line naming no single
-// source (several marketplaces offer the module) is 2, as for install
-// (ForResolve); otherwise the failed
-// install's code (ForInstall), and when that is 0 or 1, what the
-// marketplace registry's error maps to (ForMarket). A step that stopped
-// the sync is never a success: what maps to 0 is 1.
+// no version the line admits, is 1 (today's Lola); a line naming no
+// single source (several marketplaces offer the module) is 2, as for
+// install (ForResolve); otherwise the failed install's code (ForInstall),
+// and when that is 0 or 1, what the marketplace registry's error maps to
+// (ForMarket). A step that stopped the sync is never a success: what maps
+// to 0 is 1.
 func ForSync(rep install.Report, err error) int {
 	if errors.Is(err, install.ErrModuleNotFound) || errors.Is(err, sync.ErrVersion) {
 		return Internal
