@@ -22,11 +22,9 @@ type node struct {
 	rel    []string
 	owned  bool // d was opened by the apply (not the resolver) and must be closed
 
-	// made is the mkdir action that creates this directory (nil for one
-	// that exists). fresh: made where nothing was before the plan (not
-	// again after a staged delete), so writes into it are staged inside it
-	// and placed with it (nested).
-	made   *action
+	// fresh: made by the apply where nothing was before the plan (not
+	// again after a staged delete; false for a directory that exists), so
+	// writes into it are staged inside it and placed with it (nested).
 	fresh  bool
 	nested []placedWith
 }

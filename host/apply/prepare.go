@@ -298,7 +298,6 @@ func (p *Prepared) dirFor(step pathrule.Step, res *fsroot.Resolved) *node {
 		child := &node{parent: n, name: c, rel: append(append([]string(nil), n.rel...), c), fresh: !res.AfterDelete()}
 		p.nodes[key] = child
 		a := &action{Op: actMkdir, Intent: step.Index(), Path: fsroot.Rel(child.rel), Slot: p.nextSlot(), at: n, atName: c, mk: child}
-		child.made = a
 		p.program = append(p.program, a)
 		p.mkdirs = append(p.mkdirs, a)
 		n = child
@@ -384,7 +383,7 @@ func (p *Prepared) plan(step pathrule.Step) error {
 			}
 		}
 		at := p.dirFor(step, r)
-		if step.Op() == schema.OpWrite && at.made != nil && at.fresh && !r.AfterDelete() && !e.Exists() {
+		if step.Op() == schema.OpWrite && at.fresh && !r.AfterDelete() && !e.Exists() {
 			// Nested: written inside the new directory while it is still
 			// in staging, and placed with it by its one checked move. A
 			// module's many files in new directories cost no rename and
