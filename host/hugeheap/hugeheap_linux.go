@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,7 +30,7 @@ func Reserve(n int) {
 		return
 	}
 	b := make([]byte, n)
-	Advise(unsafe.Slice(unsafe.SliceData(b), len(b)))
+	Advise(b)
 	runtime.KeepAlive(b)
 	b = nil
 	runtime.GC()

@@ -29,16 +29,3 @@ func TestReserveAdvisesTheHeapAhead(t *testing.T) {
 		t.Fatalf("after Reserve(%d) %d bytes are advised for huge pages, want at least %d more than %d", n, after, n/2, before)
 	}
 }
-
-// Reserve of nothing advises nothing.
-func TestReserveNothingAdvisesNothing(t *testing.T) {
-	skipWithoutTHP(t)
-	before, err := AdvisedBytes()
-	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
-	}
-	Reserve(0)
-	if after, _ := AdvisedBytes(); after != before {
-		t.Fatalf("Reserve(0) advised %d bytes (was %d)", after, before)
-	}
-}

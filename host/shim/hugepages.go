@@ -1,5 +1,3 @@
-//go:build linux
-
 package shim
 
 import "github.com/lola-pm/lola/host/hugeheap"
@@ -17,7 +15,8 @@ const prepareHeapFrom = 1 << 20
 // prepareHeap reserves heapReserve bytes of Go heap in huge pages
 // (hugeheap.Reserve) for a module of prepareHeapFrom bytes or more: a run
 // touches tens of megabytes it never had before, a few dozen faults in
-// 2 MiB pages instead of thousands.
+// 2 MiB pages instead of thousands. Outside Linux it does nothing (as
+// hugeheap does).
 func prepareHeap(moduleSize int64) {
 	if moduleSize < prepareHeapFrom {
 		return
