@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lola-pm/lola/host/benchtest"
 	"github.com/lola-pm/lola/host/shim"
 	"golang.org/x/sys/unix"
 )
@@ -146,52 +146,27 @@ func BenchmarkCLIApply10kFiles(b *testing.B) {
 	}
 	runLola() // the first apply makes $LOLA_HOME and its audit log
 	const pairs = 5
-	var lola, floor pairSide
+	var lolaCPU, floorCPU []cpuSplit
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for k := 0; k < pairs; k++ {
-			if k%2 == 0 {
-				lola.run(runLola)
-				floor.run(runFloor)
-			} else {
-				floor.run(runFloor)
-				lola.run(runLola)
-			}
-		}
-	}
+	lolaWall, floorWall := benchtest.Pairs(pairs*b.N,
+		func() { lolaCPU = append(lolaCPU, runLola()) },
+		func() { floorCPU = append(floorCPU, runFloor()) })
 	b.StopTimer()
-	lola.report(b, "lola")
-	floor.report(b, "floor")
+	reportSide(b, "lola", lolaWall, lolaCPU)
+	reportSide(b, "floor", floorWall, floorCPU)
 }
 
-// pairSide is one side of a paired benchmark: its wall and CPU times.
-type pairSide struct {
-	wall []time.Duration
-	cpu  []cpuSplit
-}
-
-func (p *pairSide) run(f func() cpuSplit) {
-	start := time.Now()
-	c := f()
-	p.wall = append(p.wall, time.Since(start))
-	p.cpu = append(p.cpu, c)
-}
-
-// report gives the side's medians as NAME-wall-ms, NAME-cpu-ms,
+// reportSide gives one side's medians as NAME-wall-ms, NAME-cpu-ms,
 // NAME-user-ms and NAME-sys-ms.
-func (p *pairSide) report(b *testing.B, name string) {
-	median := func(get func(int) time.Duration) float64 {
-		v := make([]time.Duration, len(p.wall))
-		for i := range v {
-			v[i] = get(i)
-		}
-		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
-		return float64(v[len(v)/2].Microseconds()) / 1000
+func reportSide(b *testing.B, name string, wall []time.Duration, cpu []cpuSplit) {
+	var total, user, sys []time.Duration
+	for _, c := range cpu {
+		total, user, sys = append(total, c.total()), append(user, c.user), append(sys, c.sys)
 	}
-	b.ReportMetric(median(func(i int) time.Duration { return p.wall[i] }), name+"-wall-ms")
-	b.ReportMetric(median(func(i int) time.Duration { return p.cpu[i].total() }), name+"-cpu-ms")
-	b.ReportMetric(median(func(i int) time.Duration { return p.cpu[i].user }), name+"-user-ms")
-	b.ReportMetric(median(func(i int) time.Duration { return p.cpu[i].sys }), name+"-sys-ms")
+	b.ReportMetric(benchtest.MedianMS(wall), name+"-wall-ms")
+	b.ReportMetric(benchtest.MedianMS(total), name+"-cpu-ms")
+	b.ReportMetric(benchtest.MedianMS(user), name+"-user-ms")
+	b.ReportMetric(benchtest.MedianMS(sys), name+"-sys-ms")
 }
 
 // BenchmarkCLIInstall10Files: `lola install` of a 10-file module (4
@@ -243,8 +218,7 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 		took = append(took, time.Since(start))
 	}
 	b.StopTimer()
-	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(benchtest.MedianMS(took), "median-ms")
 	reportCPU(b, cpu) // wait4 reports the child with its reaped descendants: the tier-1 shim counts
 }
 

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/lola-pm/lola/host/benchtest"
 )
 
 // BenchmarkApply10kFiles compares an atomic, durable apply of 10 000 small
@@ -56,34 +56,9 @@ func BenchmarkApply10kFiles(b *testing.B) {
 		syncRoot(b, root)
 	}
 	// The two sides run alternately, in pairs, and each reports its
-	// median (apply-wall-ms, writefile-wall-ms): on ext4 without a
-	// journal a create costs up to tenfold more while many inodes nearby
-	// were freed in the last minutes, so sides measured one after the
-	// other mostly measure when each ran.
-	timed := func(f func()) time.Duration {
-		start := time.Now()
-		f()
-		return time.Since(start)
-	}
+	// median (apply-wall-ms, writefile-wall-ms; see host/benchtest).
 	const pairs = 5
-	var apply, plain []time.Duration
-	for i := 0; i < b.N; i++ {
-		for k := 0; k < pairs; k++ {
-			if k%2 == 0 {
-				apply = append(apply, timed(runApply))
-				plain = append(plain, timed(runWriteFile))
-			} else {
-				plain = append(plain, timed(runWriteFile))
-				apply = append(apply, timed(runApply))
-			}
-		}
-	}
-	b.ReportMetric(medianMS(apply), "apply-wall-ms")
-	b.ReportMetric(medianMS(plain), "writefile-wall-ms")
-}
-
-func medianMS(v []time.Duration) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return float64(s[len(s)/2].Microseconds()) / 1000
+	apply, plain := benchtest.Pairs(pairs*b.N, runApply, runWriteFile)
+	b.ReportMetric(benchtest.MedianMS(apply), "apply-wall-ms")
+	b.ReportMetric(benchtest.MedianMS(plain), "writefile-wall-ms")
 }

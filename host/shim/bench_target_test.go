@@ -6,9 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
+
+	"github.com/lola-pm/lola/host/benchtest"
 )
 
 // The warm tier-1 start (issue 11, item 5), measured on the real targets
@@ -194,33 +195,13 @@ func BenchmarkTier1Target(b *testing.B) {
 			wasm, native := repoFile(b, t.wasm), repoFile(b, t.native)
 			extRun(b, wasm, false)
 			extRun(b, native, true)
-			var t1, t2 []time.Duration
-			timed := func(artifact string, native bool) time.Duration {
-				start := time.Now()
-				extRun(b, artifact, native)
-				return time.Since(start)
-			}
 			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if i%2 == 0 {
-					t1 = append(t1, timed(wasm, false))
-					t2 = append(t2, timed(native, true))
-				} else {
-					t2 = append(t2, timed(native, true))
-					t1 = append(t1, timed(wasm, false))
-				}
-			}
+			t1, t2 := benchtest.Pairs(b.N, func() { extRun(b, wasm, false) }, func() { extRun(b, native, true) })
 			b.StopTimer()
-			b.ReportMetric(medianMS(t1), "tier1-wall-ms")
-			b.ReportMetric(medianMS(t2), "tier2-wall-ms")
+			b.ReportMetric(benchtest.MedianMS(t1), "tier1-wall-ms")
+			b.ReportMetric(benchtest.MedianMS(t2), "tier2-wall-ms")
 		})
 	}
-}
-
-func medianMS(v []time.Duration) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return float64(s[len(s)/2].Microseconds()) / 1000
 }
 
 type discardLog struct{}
