@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lola-pm/lola/host/module"
+	"github.com/lola-pm/lola/host/sigverify"
 )
 
 // Errors of Add, Update, Link and Remove; test with errors.Is.
@@ -31,8 +32,9 @@ var (
 // bundle: dist/x -> dist/x.sigstore.json.
 const BundleSuffix = ".sigstore.json"
 
-// MaxBundleBytes bounds a Sigstore bundle; a larger one is unverifiable.
-const MaxBundleBytes = 1 << 20
+// MaxBundleBytes bounds a Sigstore bundle; a larger one is unverifiable
+// (it is the verifier's own bound).
+const MaxBundleBytes = sigverify.MaxBundleBytes
 
 // Verifier checks a Sigstore bundle against the trust policy for the
 // artifact whose sha256 is digest, and names the trusted key or identity

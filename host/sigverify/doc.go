@@ -20,8 +20,9 @@
 //   - Fail closed: no helper beside lola, a helper that fails, times out,
 //     or answers more than MaxResponseBytes or anything but one response,
 //     is an error, never a signer.
-//   - The helper gets an empty environment, the request on stdin and
-//     nothing else; its stdout and stderr are bounded.
+//   - The helper runs as lola's other children do (host/child): an empty
+//     environment, the request on stdin and nothing else, stdout and
+//     stderr bounded, killed with its descendants at its deadline.
 //   - Sign makes the key-based Sigstore bundle (v0.3, message signature)
 //     that `cosign sign-blob --key --new-bundle-format` makes: an ECDSA
 //     P-256 signature of the artifact's sha256, the key named by the

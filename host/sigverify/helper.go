@@ -1,14 +1,13 @@
 package sigverify
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"time"
 
+	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/sibling"
 	"github.com/lola-pm/lola/schema/lexical"
 )
@@ -41,7 +40,9 @@ func SetInProcess(f func(Request) Response) { inProcess = f }
 // helperPath finds the helper; a variable so tests can name a fake.
 var helperPath = func() (string, bool) { return sibling.Beside(HelperExecutable) }
 
-// verify answers req in-process or through the helper.
+// verify answers req in-process or through the helper, run as any child
+// of lola's is (host/child): empty environment, the request on stdin,
+// stdout and stderr bounded, killed with its descendants at the deadline.
 func verify(ctx context.Context, req Request) (Response, error) {
 	if inProcess != nil {
 		return inProcess(req), nil
@@ -54,47 +55,23 @@ func verify(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, helperTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, p)
-	cmd.Env = []string{}
-	cmd.Stdin = bytes.NewReader(body)
-	out := &capped{max: MaxResponseBytes}
-	errOut := &capped{max: helperStderrBytes}
-	cmd.Stdout, cmd.Stderr = out, errOut
-	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
-		return Response{}, fmt.Errorf("the signature verifier %s failed (%v): %s", HelperExecutable, err, lexical.Printable(errOut.String(), lexical.TextEcho))
+	spec, err := child.NewSpec(child.Config{
+		Path: p, Stdin: body, Deadline: helperTimeout, Grace: child.DefaultGrace,
+		StderrCap: helperStderrBytes, Stdout: child.StdoutDiagnostics, StdoutCap: MaxResponseBytes,
+	})
+	if err != nil {
+		return Response{}, err
 	}
-	if out.over {
+	r := child.Run(ctx, spec)
+	if r.Outcome != child.OutcomeCompleted {
+		return Response{}, fmt.Errorf("the signature verifier %s failed (%s): %s", HelperExecutable, r.Outcome, lexical.Printable(string(r.Diagnostics), lexical.TextEcho))
+	}
+	if r.OutputTruncated {
 		return Response{}, fmt.Errorf("the signature verifier %s answered more than %d bytes", HelperExecutable, MaxResponseBytes)
 	}
-	resp, err := decodeResponse(out.Bytes())
+	resp, err := decodeResponse(r.Output)
 	if err != nil {
 		return Response{}, fmt.Errorf("the signature verifier %s answered no response: %w", HelperExecutable, err)
 	}
 	return resp, nil
 }
-
-// capped keeps the first max bytes written and notes whether more came.
-// It holds its buffer in a field, not embedded: an embedded bytes.Buffer
-// would lend it ReadFrom, which io.Copy prefers to Write, past the cap.
-type capped struct {
-	buf  bytes.Buffer
-	max  int
-	over bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.buf.Len(); room < len(p) {
-		c.over = true
-		if room > 0 {
-			c.buf.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.buf.Write(p)
-}
-
-func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
-func (c *capped) String() string { return c.buf.String() }
