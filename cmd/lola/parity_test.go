@@ -884,6 +884,9 @@ func TestInstallAmbiguousMarketplaceModule(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "@one") || !strings.Contains(errs, "@two") {
 		t.Fatalf("sync: %d %q %q", code, out, errs)
 	}
+	if got := projectEntries(t, project); len(got) != 1 || got[0] != ".lola-req" {
+		t.Errorf("sync left the project holding %v, want only its .lola-req", got)
+	}
 	if es, _ := os.ReadDir(filepath.Join(home, "modules")); len(es) != 0 {
 		t.Fatalf("fetched %v", es)
 	}

@@ -266,38 +266,113 @@ func editObjectHolding(t *testing.T, config, key string, edit func(map[string]an
 // A server lola wrote that the user then changed is theirs: once the
 // module drops it, lola update keeps it with the user's value and says so
 // on stderr, installed.yml no longer claims it, and the uninstall leaves
-// it (and the file holding it) in place.
+// it (and the file holding it) in place. So is one whose value lola never
+// recorded (an install recorded by today's Lola, which writes no
+// mcp_values): nothing proves it still holds what lola wrote, so it stays
+// byte for byte.
 func TestEndToEndUpdateKeepsADroppedMCPServerTheUserChanged(t *testing.T) {
 	t.Parallel() // self-contained: its own $LOLA_HOME, project and child environment
 	exe, _ := builtLola(t)
-	for _, a := range projectTargets {
-		t.Run(a, func(t *testing.T) {
-			p := installForUpdate(t, exe, a, map[string]string{
-				"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
-				"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
-			})
-			config := mcpConfigHolding(t, p.project, "mm-drop")
-			editObjectHolding(t, config, "mm-drop", func(m map[string]any) {
-				m["mm-drop"] = map[string]any{"command": "the-users-own-tool"}
-			})
-			modWriteFiles(t, p.src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
-			r := p.update(t)
-			b := readFileOr(config)
-			if !strings.Contains(b, "mm-drop") || !strings.Contains(b, "the-users-own-tool") || !strings.Contains(b, "mm-keep") {
-				t.Fatalf("after update %s holds:\n%s", config, b)
-			}
-			if !strings.Contains(r.err, "mcp:mm-drop in ") || !strings.Contains(r.err, "kept") || strings.Contains(r.out, "mcp:mm-drop") {
-				t.Errorf("update does not name the kept server on stderr, or reports it removed:\nstdout:\n%s\nstderr:\n%s", r.out, r.err)
-			}
-			if reg := p.registry(); strings.Contains(reg, "mm-drop") {
-				t.Errorf("installed.yml still claims mm-drop:\n%s", reg)
-			}
-			p.uninstallLeaves(t, p.entriesTo(config)...)
-			if b := readFileOr(config); !strings.Contains(b, "the-users-own-tool") || strings.Contains(b, "mm-keep") {
-				t.Fatalf("after uninstall %s holds:\n%s", config, b)
-			}
-		})
+	type variant struct {
+		name    string
+		prepare func(t *testing.T, p *updateProject, config string)
 	}
+	edited := variant{"edited", func(t *testing.T, p *updateProject, config string) {
+		editObjectHolding(t, config, "mm-drop", func(m map[string]any) {
+			m["mm-drop"] = map[string]any{"command": "the-users-own-tool"}
+		})
+	}}
+	unrecorded := variant{"unrecorded", func(t *testing.T, p *updateProject, config string) {
+		reg := filepath.Join(p.home, "installed.yml")
+		b, err := os.ReadFile(reg)
+		if err != nil || !strings.Contains(string(b), "mcp_values:") {
+			t.Fatalf("installed.yml records no mcp_values to take away: %v\n%s", err, b)
+		}
+		if err := os.WriteFile(reg, []byte(withoutYAMLKey(string(b), "mcp_values")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	for _, a := range projectTargets {
+		for _, v := range []variant{edited, unrecorded} {
+			if v.name == "unrecorded" && a != "claude-code" {
+				continue // the record is the host's, the same for every target
+			}
+			t.Run(a+"/"+v.name, func(t *testing.T) {
+				p := installForUpdate(t, exe, a, map[string]string{
+					"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n",
+					"mcps.json":          `{"mcpServers": {"mm-keep": {"command": "k"}, "mm-drop": {"command": "d"}}}`,
+				})
+				config := mcpConfigHolding(t, p.project, "mm-drop")
+				v.prepare(t, p, config)
+				dropValue := serverValue(t, config, "mm-drop")
+				modWriteFiles(t, p.src, map[string]string{"mcps.json": `{"mcpServers": {"mm-keep": {"command": "k"}}}`})
+				r := p.update(t)
+				b := readFileOr(config)
+				if got := serverValue(t, config, "mm-drop"); got != dropValue || !strings.Contains(b, "mm-keep") {
+					t.Fatalf("after update mm-drop is %s (was %s) in %s:\n%s", got, dropValue, config, b)
+				}
+				if !strings.Contains(r.err, "mcp:mm-drop in ") || !strings.Contains(r.err, "kept") || strings.Contains(r.out, "mcp:mm-drop") {
+					t.Errorf("update does not name the kept server on stderr, or reports it removed:\nstdout:\n%s\nstderr:\n%s", r.out, r.err)
+				}
+				if reg := p.registry(); strings.Contains(reg, "mm-drop") {
+					t.Errorf("installed.yml still claims mm-drop:\n%s", reg)
+				}
+				p.uninstallLeaves(t, p.entriesTo(config)...)
+				if got := serverValue(t, config, "mm-drop"); got != dropValue || strings.Contains(readFileOr(config), "mm-keep") {
+					t.Fatalf("after uninstall %s holds:\n%s", config, readFileOr(config))
+				}
+			})
+		}
+	}
+}
+
+// serverValue is the compact JSON value of the member name of the object
+// in config's JSON that holds it ("" when none does).
+func serverValue(t *testing.T, config, name string) string {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal([]byte(readFileOr(config)), &doc); err != nil {
+		t.Fatalf("%s: %v", config, err)
+	}
+	var find func(v any) string
+	find = func(v any) string {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		if s, ok := m[name]; ok {
+			b, _ := json.Marshal(s)
+			return string(b)
+		}
+		for _, c := range m {
+			if got := find(c); got != "" {
+				return got
+			}
+		}
+		return ""
+	}
+	return find(doc)
+}
+
+// withoutYAMLKey drops from a YAML document every "key:" line and the
+// lines indented beneath it, as a writer that does not know the key
+// (today's Lola) leaves the record.
+func withoutYAMLKey(doc, key string) string {
+	var out []string
+	skip := -1
+	for _, line := range strings.Split(doc, "\n") {
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		if skip >= 0 && (indent > skip || strings.TrimSpace(line) == "") {
+			continue
+		}
+		skip = -1
+		if strings.HasPrefix(strings.TrimLeft(line, " "), key+":") {
+			skip = indent
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // For every built-in project target: the install records each command and

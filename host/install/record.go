@@ -121,14 +121,10 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 		claimed[n] = true
 	}
 	for _, w := range ws {
-		if !w.json || len(claimed) == 0 {
-			continue
-		}
-		if d := serverDigests(w.body, claimed); d != nil {
-			if r.MCPValues == nil {
-				r.MCPValues = map[string]map[string]string{}
+		if w.json && len(claimed) > 0 {
+			for name, d := range serverDigests(w.body, claimed) {
+				r.recordValue(w.path, name, d)
 			}
-			r.MCPValues[w.path] = d
 		}
 	}
 	if l.Instructions {
@@ -236,13 +232,7 @@ func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, 
 			// The value lola wrote there is the one prev recorded.
 			for _, f := range untouched {
 				if d, ok := prev.MCPValues[f.Path][n]; ok {
-					if r.MCPValues == nil {
-						r.MCPValues = map[string]map[string]string{}
-					}
-					if r.MCPValues[f.Path] == nil {
-						r.MCPValues[f.Path] = map[string]string{}
-					}
-					r.MCPValues[f.Path][n] = d
+					r.recordValue(f.Path, n, d)
 				}
 			}
 		}
@@ -253,4 +243,16 @@ func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, 
 			r.HasInstructions = true
 		}
 	}
+}
+
+// recordValue notes in r.MCPValues that lola wrote the server name into
+// the managed file path with the value whose digest is d.
+func (r *Record) recordValue(path, name, d string) {
+	if r.MCPValues == nil {
+		r.MCPValues = map[string]map[string]string{}
+	}
+	if r.MCPValues[path] == nil {
+		r.MCPValues[path] = map[string]string{}
+	}
+	r.MCPValues[path][name] = d
 }

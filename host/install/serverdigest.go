@@ -41,8 +41,8 @@ func ServerDigest(raw []byte) (digest string, ok bool) {
 // one's value in body, a managed JSON file: looked for in every top-level
 // object member (the server container: mcpServers, servers, mcp), as the
 // managed-parts rules judge them. A name whose values differ within the
-// file is left out (nothing is proved of it); so is all of a body that is
-// not one JSON object.
+// file is left out (nothing is proved of it); a body that is not one
+// JSON object proves nothing (nil).
 func serverDigests(body []byte, names map[string]bool) map[string]string {
 	top, ok := objectMembers(body)
 	if !ok {
@@ -67,9 +67,6 @@ func serverDigests(body []byte, names map[string]bool) map[string]string {
 			}
 			out[s.name] = d
 		}
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }
