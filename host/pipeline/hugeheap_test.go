@@ -3,24 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 )
-
-// heapPlan is a plan of n small writes.
-func heapPlan(t *testing.T, n int) string {
-	t.Helper()
-	var sb strings.Builder
-	sb.WriteString(`{"protocol":1,"intents":[`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"op":"write","path":"d%02d/f%05d.md","content":"x"}`, i%100, i)
-	}
-	sb.WriteString(`]}`)
-	return sb.String()
-}
 
 // A plan of reserveHeapFrom intents or more has heapPerIntent bytes per
 // intent, at most heapReserveMax, reserved in huge pages before the checks
@@ -40,7 +24,7 @@ func TestLargePlanReservesItsHeapInHugePages(t *testing.T) {
 		{heapReserveMax/heapPerIntent + 1, []int{heapReserveMax}},
 	} {
 		asked = nil
-		p := decode(t, heapPlan(t, c.intents))
+		p := decode(t, manyWrites(c.intents))
 		res, err := Apply(context.Background(), t.TempDir(), p, proposer(t, nil, nil), Options{FS: "bytes", DryRun: true})
 		if err != nil || res.Outcome != OutcomeDryRun {
 			t.Fatalf("%d intents: %v %v", c.intents, res.Outcome, err)
