@@ -32,8 +32,13 @@ var hostiles = []hostile{
 	{name: "control", entries: []entry{file("a\x01b", "x")}, rule: schema.RulePathInvalid},
 	{name: "trailing-dot", entries: []entry{file("notes.", "x")}, rule: schema.RulePathInvalid},
 	{name: "dot-component", entries: []entry{file("skills/./alpha/x", "x")}, rule: schema.RulePathInvalid},
-	{name: "symlink", entries: []entry{{name: "skills/alpha/link", kind: 'l', body: "/etc/passwd"}}, rule: schema.RulePathSymlink},
-	{name: "relative-symlink", entries: []entry{{name: "link", kind: 'l', body: "skills"}}, rule: schema.RulePathSymlink},
+	// Links are resolved under the source-link rule (links_test.go has the
+	// whole of it); those that leave the archive stay refused.
+	{name: "absolute-symlink", entries: []entry{{name: "skills/alpha/link", kind: 'l', body: "/etc/passwd"}}, rule: schema.RulePathAbsolute},
+	{name: "escaping-symlink", entries: []entry{{name: "skills/alpha/link", kind: 'l', body: "../../../etc/passwd"}}, rule: schema.RulePathTraversal},
+	{name: "dangling-symlink", entries: []entry{{name: "link", kind: 'l', body: "skills/beta"}}, rule: schema.RulePathSymlink},
+	{name: "entry-beneath-symlink", entries: []entry{{name: "notes", kind: 'l', body: "skills"}, file("notes/alpha/x.md", "x")}, rule: schema.RuleConflictNested},
+	{name: "entry-beneath-symlink-case-fold", entries: []entry{{name: "Notes", kind: 'l', body: "skills"}, file("notes/x.md", "x")}, rule: schema.RuleConflictSamePath},
 	{name: "hardlink", entries: []entry{{name: "hard", kind: 'h', body: "skills/alpha/SKILL.md"}}, rule: schema.RulePathSymlink, zipOK: true},
 	{name: "char-device", entries: []entry{{name: "null", kind: 'c'}}, rule: schema.RulePathInvalid},
 	{name: "block-device", entries: []entry{{name: "disk", kind: 'b'}}, rule: schema.RulePathInvalid},

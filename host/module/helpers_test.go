@@ -124,7 +124,8 @@ func writeZip(t *testing.T, path string, entries []entry) {
 	}
 }
 
-// writeTree materializes entries (files and dirs only) under root.
+// writeTree materializes entries (files, dirs and symbolic links) under
+// root.
 func writeTree(t testing.TB, root string, entries []entry) {
 	t.Helper()
 	for _, e := range entries {
@@ -144,6 +145,13 @@ func writeTree(t testing.TB, root string, entries []entry) {
 			}
 			if err := os.WriteFile(p, []byte(e.body), mode); err != nil {
 				t.Fatal(err)
+			}
+		case 'l':
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(e.body, p); err != nil {
+				t.Skip("cannot create symbolic links here:", err)
 			}
 		default:
 			t.Fatalf("writeTree: kind %q", e.kind)

@@ -202,7 +202,10 @@ func TestGitSourceRefusals(t *testing.T) {
 		s, _ := newStore(t)
 		c := &fakeCloner{entries: goodEntries, link: "skills/alpha/etc"}
 		_, err := s.Add(context.Background(), mustSource(t, "https://example.org/r.git"), AddOptions{Cloner: c})
-		assertRule(t, err, schema.RulePathSymlink)
+		assertRule(t, err, schema.RulePathAbsolute)
+		if !c.got.KeepLinks {
+			t.Error("module intake did not ask the clone to keep its links")
+		}
 		assertStoreEmpty(t, s)
 	})
 	t.Run("clone-refused", func(t *testing.T) {

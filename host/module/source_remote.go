@@ -112,6 +112,7 @@ func cloneInto(ctx context.Context, src Source, r Remote, dir string, st *stager
 		Extension: r.Requester,
 		Intent:    rejection.IntentRef{Index: 0, Op: schema.OpClone},
 		Clone:     schema.Clone{URL: src.loc, Dest: "source", Ref: r.Ref, Depth: 1},
+		KeepLinks: st.follow, // resolved by copyTree under the source-link rule
 	}
 	if r.Ref != "" && commitRef(r.Ref) {
 		req.Clone.Depth = 0 // a commit may not be reachable at depth 1
@@ -120,7 +121,7 @@ func cloneInto(ctx context.Context, src Source, r Remote, dir string, st *stager
 	if err != nil {
 		return rep, err
 	}
-	return rep, copyFolder(dir, st)
+	return rep, copyTree(dir, st, repositoryScope)
 }
 
 // fetchArchive fetches src's archive with r.Fetcher into a file created

@@ -14,10 +14,13 @@ import (
 )
 
 // unpackTar stages every entry of the tar archive at path, gzip-compressed
-// or not, except .git directories and what lies beneath them (inGitDir), (recognised by its magic bytes, whatever the extension says).
-// Regular files and directories are staged; symbolic and hard links are
-// refused (path.symlink), and so are character and block devices, FIFOs,
-// sparse files and any type this reader does not know (path.invalid).
+// or not (recognised by its magic bytes, whatever the extension says),
+// except .git directories and what lies beneath them (inGitDir).
+// Regular files and directories are staged; a symbolic link is staged as
+// what it resolves to inside the archive when s follows links
+// (expandLinks), else refused (path.symlink); hard links are refused
+// (path.symlink), and so are character and block devices, FIFOs, sparse
+// files and any type this reader does not know (path.invalid).
 // The decompressed stream as a whole is bounded too, so headers and
 // padding cannot inflate without limit.
 func unpackTar(path string, s *stager) error {
@@ -44,7 +47,7 @@ func unpackTar(path string, s *stager) error {
 	for {
 		hdr, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return s.expandLinks()
 		}
 		if cr.over {
 			return &LimitError{Limit: LimitTotalBytes, Max: s.b.totalBytes}
@@ -82,7 +85,7 @@ func unpackTarEntry(hdr *tar.Header, tr *tar.Reader, s *stager) error {
 		}
 		return s.file(name, hdr.Size, hdr.Mode&0o111 != 0, tr)
 	case tar.TypeSymlink:
-		return entryViolation(schema.RulePathSymlink, name, "symbolic link")
+		return s.symlink(name, hdr.Linkname)
 	case tar.TypeLink:
 		return entryViolation(schema.RulePathSymlink, name, "hard link; links of every kind are refused")
 	case tar.TypeChar, tar.TypeBlock:

@@ -3,10 +3,12 @@ package module
 import (
 	"archive/zip"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/schema"
 )
@@ -14,9 +16,11 @@ import (
 // unpackZip stages every entry of the zip archive at path, except .git
 // directories and what lies beneath them (inGitDir). Entries are
 // refused, with the rule named, when their name is outside the path
-// vocabulary, when they are symbolic links (Unix mode bits in the external
-// attributes) or special files, and when they collide; sizes are bounded
-// on the declared size and again on the bytes inflated.
+// vocabulary, when they are special files, and when they collide; a
+// symbolic link (Unix mode bits in the external attributes, its target as
+// its content) is staged as what it resolves to inside the archive when s
+// follows links (expandLinks), else refused (path.symlink). Sizes are
+// bounded on the declared size and again on the bytes inflated.
 func unpackZip(path string, s *stager) error {
 	if err := checkArchiveSize(path, s.b); err != nil {
 		return err
@@ -34,7 +38,7 @@ func unpackZip(path string, s *stager) error {
 			return err
 		}
 	}
-	return nil
+	return s.expandLinks()
 }
 
 func unpackZipEntry(f *zip.File, s *stager) error {
@@ -45,7 +49,7 @@ func unpackZipEntry(f *zip.File, s *stager) error {
 	}
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		return entryViolation(schema.RulePathSymlink, name, "symbolic link")
+		return unpackZipLink(f, name, s)
 	case isDir || mode.IsDir():
 		if name == "" {
 			return nil
@@ -64,6 +68,24 @@ func unpackZipEntry(f *zip.File, s *stager) error {
 	}
 	defer rc.Close()
 	return s.file(name, declared, mode&0o111 != 0, rc)
+}
+
+// unpackZipLink stages the symbolic link f, whose content is its target
+// (read up to fsroot.MaxLinkTarget bytes and one more, to refuse a longer one).
+func unpackZipLink(f *zip.File, name string, s *stager) error {
+	if !s.follow {
+		return entryViolation(schema.RulePathSymlink, name, "symbolic link")
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return errorAt(name, err)
+	}
+	defer rc.Close()
+	target, err := io.ReadAll(io.LimitReader(rc, fsroot.MaxLinkTarget+1))
+	if err != nil {
+		return errorAt(name, err)
+	}
+	return s.symlink(name, string(target))
 }
 
 // inGitDir reports whether the archive entry name is a directory named

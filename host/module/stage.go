@@ -7,24 +7,36 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
+	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pathrule"
+	"github.com/lola-pm/lola/schema"
 )
 
 // stager builds one module tree in a fresh staging directory from a stream
 // of entries (a folder walk, an archive, a checkout). Every entry passes
 // the path vocabulary, the namespace (duplicates, case-fold collisions,
 // files used as directories) and the bounds before anything is written;
-// file bytes are counted as they are written. The stager only ever creates
-// regular files and directories, so nothing it writes can redirect a later
-// write.
+// file bytes are counted as they are written. The stager creates regular
+// files and directories, and (an archive's, for a following stager only)
+// symbolic links that no later entry can lie beneath or share a name with
+// (the namespace refuses it), so nothing it writes can redirect a later
+// write; expandLinks then replaces the links by what they resolve to.
 type stager struct {
 	dir     string // the staging tree; host path, never in an error
 	b       Bounds
 	ns      *namespace
 	entries int
 	total   int64
+	// follow: a symbolic link in the source is resolved under the
+	// source-link rule (links.go) and staged as what it resolves to;
+	// otherwise every link is refused (path.symlink). Store.Add follows;
+	// Stage and Unpack (extension bundles) do not.
+	follow bool
+	// links counts the symbolic links an archive staged (symlink).
+	links int
 }
 
 func newStager(dir string, b Bounds) (*stager, error) {
@@ -106,6 +118,65 @@ func (s *stager) file(p string, declared int64, executable bool, r io.Reader) er
 		return &LimitError{Limit: LimitTotalBytes, Max: s.b.totalBytes, Path: p}
 	}
 	return nil
+}
+
+// symlink records p as a symbolic link to target and creates it as such
+// in the staging tree, for expandLinks to resolve once the whole archive
+// is staged (a link may name an entry that comes after it). p is a
+// non-directory in the namespace, so no later entry is staged beneath it
+// (conflict.nested) or under another spelling of it (conflict.same-path):
+// no write passes through the link. A stager that does not follow links
+// refuses it (path.symlink).
+func (s *stager) symlink(p, target string) error {
+	if !s.follow {
+		return entryViolation(schema.RulePathSymlink, p, "symbolic link")
+	}
+	if err := s.count(p); err != nil {
+		return err
+	}
+	pp, err := parseEntry(p, s.b)
+	if err != nil {
+		return err
+	}
+	if err := s.ns.add(pp, false); err != nil {
+		return err
+	}
+	if target == "" || strings.ContainsRune(target, 0) || len(target) > fsroot.MaxLinkTarget {
+		return entryViolation(schema.RulePathSymlink, p, "symbolic link with an empty, NUL-holding or over-long target")
+	}
+	host := s.host(pp)
+	if err := os.MkdirAll(filepath.Dir(host), 0o700); err != nil {
+		return errpath.Strip(err)
+	}
+	if err := os.Symlink(target, host); err != nil {
+		return errorAt(p, err)
+	}
+	s.links++
+	return nil
+}
+
+// expandLinks, once an archive is staged, replaces the symbolic links it
+// staged by what they resolve to: the tree, links and all, is moved aside
+// and copied back into a fresh staging tree by copyTree under the
+// source-link rule, the archive's top being the root. What is staged in
+// the end holds only regular files and directories, and the bounds apply
+// to the expanded result. Without links it does nothing.
+func (s *stager) expandLinks() error {
+	if s.links == 0 {
+		return nil
+	}
+	raw := s.dir + ".links"
+	if err := os.Rename(s.dir, raw); err != nil {
+		return errpath.Strip(err)
+	}
+	defer os.RemoveAll(raw)
+	fresh, err := newStager(s.dir, s.b)
+	if err != nil {
+		return err
+	}
+	fresh.follow = true
+	*s = *fresh
+	return copyTree(raw, s, archiveScope)
 }
 
 func (s *stager) host(p pathrule.Path) string {

@@ -225,6 +225,7 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err != nil {
 		return nil, err
 	}
+	st.follow = true // a module source's links are copied under the source-link rule
 	fetched, err := stageSource(ctx, src, staging, st, Remote{Requester: "lola mod add", Fetcher: o.Fetcher, Cloner: o.Cloner, Ref: o.Ref, Observer: o.Observer})
 	added := &Added{Clone: fetched.Clone, Fetch: fetched.Fetch}
 	if err != nil {

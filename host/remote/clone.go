@@ -27,6 +27,15 @@ type CloneRequest struct {
 	Extension string              // the extension's identity
 	Intent    rejection.IntentRef // named in every violation
 	Clone     schema.Clone
+	// KeepLinks lets the checkout create the repository's symbolic links
+	// as they are, beneath the clone directory (go-git's checkout, through
+	// go-billy's BoundOS, which resolves no name through a link out of
+	// it). It is for a caller that reads the checkout with its own link
+	// rule before anything leaves the clone directory: module intake
+	// (host/module's source-link rule). Unset, as the executor's clone
+	// intents leave it, a checkout that would create a link is refused
+	// (path.symlink), since no plan path may be one.
+	KeepLinks bool
 }
 
 // CloneReport describes a completed clone. It carries no credential.
@@ -54,7 +63,8 @@ var abbreviatedHash = regexp.MustCompile(`^[0-9a-f]{7,39}$`)
 // (the checkout and .git together) are bounded by Limits.CloneBytes, the
 // whole operation by Limits.CloneTimeout. The checkout is refused
 // (path.symlink) if it would create a symbolic link, on the same rule as
-// every plan path. On error dir is left as it was found (absent or empty).
+// every plan path, unless req.KeepLinks. On error dir is left as it was
+// found (absent or empty).
 func (c *Client) Clone(ctx context.Context, req CloneRequest, dir string, obs HopObserver) (CloneReport, error) {
 	ref := req.Intent
 	u, err := parseRemoteURL(req.Clone.URL, []string{"https", "ssh"}, ref)
@@ -76,6 +86,7 @@ func (c *Client) Clone(ctx context.Context, req CloneRequest, dir string, obs Ho
 		origin: u,
 		obs:    obs,
 		budget: newBudget(c.o.Limits.CloneBytes(), ref),
+		links:  req.KeepLinks,
 	}
 	ctx = withSession(ctx, s)
 	rep, err := s.clone(ctx, req.Clone, dir)
@@ -250,7 +261,8 @@ func gitReason(err error) string {
 // no longer leads to the pinned directory (an ancestor was swapped while the
 // clone ran). Beneath the root, BoundOS resolves every name without letting
 // a symlink lead out, go-git refuses tree paths with "." or ".." components
-// or .git disguises, and countingFS refuses every symlink.
+// or .git disguises, and countingFS refuses every symlink (or, for a
+// session that keeps links, charges each to the budget).
 func stagingRoot(dir string) (string, func() error, error) {
 	if !strings.HasPrefix(dir, "/proc/self/fd/") {
 		return dir, func() error { return nil }, nil

@@ -18,6 +18,7 @@ type cloneSession struct {
 	origin *url.URL
 	obs    HopObserver
 	budget *budget
+	links  bool // the checkout keeps symbolic links (CloneRequest.KeepLinks)
 
 	mu   sync.Mutex
 	hops []Hop

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-billy/v5/osfs"
+
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -214,6 +216,54 @@ func TestCloneRefusesSymlinkInCheckout(t *testing.T) {
 	wantRule(t, err, schema.RulePathSymlink)
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Fatalf("staging holds %d entries (%v)", len(entries), err)
+	}
+}
+
+// TestCloneKeepsLinksWhenAsked: a clone that asks to keep links (module
+// intake, which resolves them under its own rule) gets the repository's
+// link as it is, unfollowed (here one to /etc/passwd: the checkout writes
+// nothing through it), and each link is charged to the byte budget.
+func TestCloneKeepsLinksWhenAsked(t *testing.T) {
+	ca := newTestCA(t)
+	srv := gitFixture(t, map[string]string{"a.txt": "a"}, true)
+	ap := gitServer(t, ca, srv, "git.test")
+	res := newResolver()
+	res.set("git.test", addrs("127.0.0.1"))
+	c := cloneClient(t, ca, []string{admit(ap)}, 64<<20, res)
+	dir := filepath.Join(t.TempDir(), "staged")
+	req := cloneReq(urlFor("git.test", ap, "/repo.git"), "", 1)
+	req.KeepLinks = true
+	rep, err := c.Clone(context.Background(), req, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(filepath.Join(dir, "escape")); err != nil || target != "/etc/passwd" {
+		t.Fatalf("the link in the checkout: %q %v", target, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "a" {
+		t.Fatalf("a.txt %q %v", b, err)
+	}
+	if rep.Bytes < linkCost {
+		t.Fatalf("the clone charged %d bytes", rep.Bytes)
+	}
+}
+
+// TestKeptLinkChargedToTheBudget: a kept link costs linkCost plus its
+// target's bytes, so a repository of nothing but links stays bounded; a
+// session that does not keep links refuses the first.
+func TestKeptLinkChargedToTheBudget(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		s := &cloneSession{ref: cloneRef, budget: newBudget(2*linkCost, cloneRef), links: keep}
+		fs := &countingFS{Filesystem: osfs.New(t.TempDir(), osfs.WithBoundOS()), s: s}
+		err := fs.Symlink("target", "l1")
+		if !keep {
+			wantRule(t, err, schema.RulePathSymlink)
+			continue
+		}
+		if err != nil || s.budget.used() != int64(linkCost+len("target")) {
+			t.Fatalf("first link: %v, %d bytes charged", err, s.budget.used())
+		}
+		wantRule(t, fs.Symlink("target", "l2"), schema.RuleRemoteBound)
 	}
 }
 

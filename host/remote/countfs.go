@@ -12,7 +12,9 @@ import (
 // countingFS is the billy filesystem a clone writes through: every byte
 // written (objects, index, checkout) is charged to the session's budget,
 // since a small packfile can expand into a huge checkout, and creating a
-// symbolic link is refused, since no plan path may be one.
+// symbolic link is refused, since no plan path may be one, unless the
+// session keeps links (CloneRequest.KeepLinks): then each link is created
+// and charged linkCost bytes and its target's length.
 type countingFS struct {
 	billy.Filesystem
 	s *cloneSession
@@ -33,8 +35,19 @@ func (fs *countingFS) TempFile(dir, prefix string) (billy.File, error) {
 	return fs.wrap(f, err)
 }
 
-func (fs *countingFS) Symlink(_, _ string) error {
-	return fs.s.fail(rejection.New(schema.RulePathSymlink, "the repository's checkout would create a symbolic link"))
+// linkCost is what one kept link is charged beyond its target's bytes:
+// an entry costs a checkout something however short its content, and a
+// repository of nothing but links is still bounded.
+const linkCost = 256
+
+func (fs *countingFS) Symlink(target, link string) error {
+	if !fs.s.links {
+		return fs.s.fail(rejection.New(schema.RulePathSymlink, "the repository's checkout would create a symbolic link"))
+	}
+	if err := fs.s.budget.spend(linkCost + len(target)); err != nil {
+		return fs.s.failErr(err)
+	}
+	return fs.Filesystem.Symlink(target, link)
 }
 
 func (fs *countingFS) Chroot(path string) (billy.Filesystem, error) {

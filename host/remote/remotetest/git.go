@@ -85,6 +85,18 @@ func (g *GitRepo) Commit(files map[string]string) {
 	g.run(g.root, "clone", "-q", "--bare", g.work, bare)
 }
 
+// Executable marks the named files executable (mode 100755 in the tree),
+// commits that and publishes the result.
+func (g *GitRepo) Executable(names ...string) {
+	g.t.Helper()
+	for _, n := range names {
+		if err := os.Chmod(filepath.Join(g.work, filepath.FromSlash(n)), 0o755); err != nil {
+			g.t.Fatal(err)
+		}
+	}
+	g.Commit(nil)
+}
+
 // Tag tags the last commit name and publishes it.
 func (g *GitRepo) Tag(name string) {
 	g.t.Helper()
