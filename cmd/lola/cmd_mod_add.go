@@ -23,7 +23,7 @@ func newModAddCmd() *cobra.Command {
 		Long: `Add a module to the store ($LOLA_HOME/modules/NAME).
 
 SOURCE is one of:
-  a local folder          copied; symbolic links and special files are refused
+  a local folder          copied (symbolic links as below; special files refused)
   a .zip file             unpacked by lola
   a .tar, .tar.gz, .tgz   unpacked by lola
   https://.../x.zip, .tar, .tar.gz or .tgz   an archive, fetched over https
@@ -35,10 +35,16 @@ checks, pinned dialing, TLS or known_hosts verification, byte and time
 bounds); http:// is refused (remote.scheme).
 
 Every file and archive entry must pass the plan path rules: no absolute
-paths, no "..", no names Windows cannot hold, no symbolic or hard links, no
-devices, no duplicates and no two names equal under Windows or macOS case
-folding. Sizes are bounded: 2000 entries, 8 MiB per file, 64 MiB in all,
-1024 bytes per path. The source is staged in full and checked before it is
+paths, no "..", no names Windows cannot hold, no hard links, no devices, no
+duplicates and no two names equal under Windows or macOS case folding.
+A symbolic link is stored as a copy of what it points to (a file, or a
+whole folder) when that lies inside SOURCE: the folder, the whole git
+repository, the archive's top. A link that is absolute, climbs out of
+SOURCE, dangles, loops or crosses a mount is refused, naming the link and
+its target; a plugin folder whose scripts link into its repository is
+added from the repository: lola mod add REPO --module-content plugins/NAME.
+Sizes are bounded, links' copies included: 2000 entries, 8 MiB per file,
+64 MiB in all, 1024 bytes per path. The source is staged in full and checked before it is
 renamed into the store: a refused add leaves the store as it was. An
 archive whose entries all lie in one top-level folder is unwrapped.
 

@@ -127,7 +127,9 @@ func TestModAddHostileTarRefused(t *testing.T) {
 	}{
 		{tar.Header{Name: "../../etc/cron.d/x", Typeflag: tar.TypeReg}, "path.traversal"},
 		{tar.Header{Name: "/abs", Typeflag: tar.TypeReg}, "path.absolute"},
-		{tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}, "path.symlink"},
+		{tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: "/etc"}, "path.absolute"},
+		{tar.Header{Name: "up", Typeflag: tar.TypeSymlink, Linkname: "../etc"}, "path.traversal"},
+		{tar.Header{Name: "gone", Typeflag: tar.TypeSymlink, Linkname: "nowhere"}, "path.symlink"},
 		{tar.Header{Name: "hard", Typeflag: tar.TypeLink, Linkname: "skills/a/SKILL.md"}, "path.symlink"},
 		{tar.Header{Name: "null", Typeflag: tar.TypeChar}, "path.invalid"},
 		{tar.Header{Name: "skills/A/SKILL.md", Typeflag: tar.TypeReg}, "conflict.same-path"},

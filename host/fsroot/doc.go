@@ -25,6 +25,12 @@
 //     and chmod'ed by descriptor; renames and unlinks act on the final
 //     component itself; times are restored through the descriptor
 //     (KeepTimes). LockSelf flocks the directory itself and creates nothing.
+//   - Readlink reads a link's own target through its directory's
+//     descriptor (readlinkat), bounded by MaxLinkTarget; it follows
+//     nothing. A caller that gives links a meaning (host/module's
+//     source-link rule) resolves them itself, one component at a time,
+//     with Lstat, Readlink, OpenDir and OpenDirPath, under the rules
+//     above.
 //   - Entry carries device, inode and, where reported (statx STATX_BTIME
 //     on Linux, macOS), the birth time; Entry.Same compares all three,
 //     because ext4 reuses a freed inode number for the next file made.

@@ -30,7 +30,10 @@
 //
 // Clone specifics: go-git runs over this package's transports (see Clone).
 // A checkout that would create a symbolic link is refused (path.symlink), on
-// the rule that no plan path is ever one. Submodules are not fetched.
+// the rule that no plan path is ever one, unless the request keeps links
+// (CloneRequest.KeepLinks, module intake only, which resolves them under
+// host/module's source-link rule before anything leaves the clone
+// directory). Submodules are not fetched.
 //
 // Process-wide effect: go-git has no per-clone transport, so the first Clone
 // replaces go-git's registered https and ssh transports with this package's
