@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lola-pm/lola/host/rejection"
@@ -226,4 +227,20 @@ func smallBounds(t *testing.T, files int, fileBytes, total int64, path int) Boun
 		t.Fatal(err)
 	}
 	return b
+}
+
+// findMarker returns the store-relative path of a file holding marker, or "".
+func findMarker(t *testing.T, dir, marker string) string {
+	t.Helper()
+	found := ""
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found != "" {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), marker) {
+			found, _ = filepath.Rel(dir, p)
+		}
+		return nil
+	})
+	return found
 }

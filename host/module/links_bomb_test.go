@@ -38,6 +38,7 @@ func TestSourceLinkExpansionBounded(t *testing.T) {
 	for _, kind := range sourceKinds {
 		for _, c := range cases {
 			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				t.Parallel() // a git source waits on git's processes most of its time
 				src, o := linkedSource(t, kind, append(append([]entry(nil), goodEntries...), c.entries...))
 				o.Bounds = c.b
 				s, _ := newStore(t)

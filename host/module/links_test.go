@@ -110,6 +110,7 @@ func TestSourceLinksInsideTheRootAreCopied(t *testing.T) {
 	for _, kind := range sourceKinds {
 		for _, c := range cases {
 			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				t.Parallel() // a git source waits on git's processes most of its time
 				src, o := linkedSource(t, kind, append(append([]entry(nil), linkBase...), c.links...))
 				s, _ := newStore(t)
 				added, err := s.Add(context.Background(), src, o)
@@ -168,6 +169,7 @@ func TestSourceLinksLeavingTheRootAreRefused(t *testing.T) {
 	for _, kind := range sourceKinds {
 		for _, c := range cases {
 			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				t.Parallel() // a git source waits on git's processes most of its time
 				links := c.links
 				src, o := linkedSource(t, kind, append(append([]entry(nil), linkBase...), links...))
 				s, home := newStore(t)

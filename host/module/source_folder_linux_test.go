@@ -3,7 +3,6 @@ package module
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,22 +181,6 @@ func swapRace(t *testing.T, src, a, b string) {
 	if swaps.Load() == 0 {
 		t.Fatal("the racer never swapped: the test proved nothing")
 	}
-}
-
-// findMarker returns the store-relative path of a file holding marker, or "".
-func findMarker(t *testing.T, dir, marker string) string {
-	t.Helper()
-	found := ""
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || found != "" {
-			return nil
-		}
-		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), marker) {
-			found, _ = filepath.Rel(dir, p)
-		}
-		return nil
-	})
-	return found
 }
 
 // TestFolderSourceRefusesBindMount: a bind mount inside the folder, of a

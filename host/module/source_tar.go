@@ -87,7 +87,7 @@ func unpackTarEntry(hdr *tar.Header, tr *tar.Reader, s *stager) error {
 	case tar.TypeSymlink:
 		return s.symlink(name, hdr.Linkname)
 	case tar.TypeLink:
-		return entryViolation(schema.RulePathSymlink, name, "hard link; links of every kind are refused")
+		return entryViolation(schema.RulePathSymlink, name, "hard link")
 	case tar.TypeChar, tar.TypeBlock:
 		return entryViolation(schema.RulePathInvalid, name, "device file")
 	case tar.TypeFifo:

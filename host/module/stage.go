@@ -55,16 +55,23 @@ func (s *stager) count(p string) error {
 	return nil
 }
 
-// mkdir records and creates directory p.
-func (s *stager) mkdir(p string) error {
+// admit counts p, checks it against the path vocabulary and its bound, and
+// records it in the namespace as a directory or not.
+func (s *stager) admit(p string, dir bool) (pathrule.Path, error) {
 	if err := s.count(p); err != nil {
-		return err
+		return pathrule.Path{}, err
 	}
 	pp, err := parseEntry(p, s.b)
 	if err != nil {
-		return err
+		return pathrule.Path{}, err
 	}
-	if err := s.ns.add(pp, true); err != nil {
+	return pp, s.ns.add(pp, dir)
+}
+
+// mkdir records and creates directory p.
+func (s *stager) mkdir(p string) error {
+	pp, err := s.admit(p, true)
+	if err != nil {
 		return err
 	}
 	return errpath.Strip(os.MkdirAll(s.host(pp), 0o700))
@@ -74,14 +81,8 @@ func (s *stager) mkdir(p string) error {
 // claims, or -1; a claim over a bound is refused before reading, and the
 // bytes actually read are bounded whatever the claim.
 func (s *stager) file(p string, declared int64, executable bool, r io.Reader) error {
-	if err := s.count(p); err != nil {
-		return err
-	}
-	pp, err := parseEntry(p, s.b)
+	pp, err := s.admit(p, false)
 	if err != nil {
-		return err
-	}
-	if err := s.ns.add(pp, false); err != nil {
 		return err
 	}
 	if declared > s.b.fileBytes {
@@ -131,14 +132,8 @@ func (s *stager) symlink(p, target string) error {
 	if !s.follow {
 		return entryViolation(schema.RulePathSymlink, p, "symbolic link")
 	}
-	if err := s.count(p); err != nil {
-		return err
-	}
-	pp, err := parseEntry(p, s.b)
+	pp, err := s.admit(p, false)
 	if err != nil {
-		return err
-	}
-	if err := s.ns.add(pp, false); err != nil {
 		return err
 	}
 	if target == "" || strings.ContainsRune(target, 0) || len(target) > fsroot.MaxLinkTarget {

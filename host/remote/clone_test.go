@@ -197,22 +197,29 @@ func TestCloneRefusals(t *testing.T) {
 	}
 }
 
-func TestCloneRefusesSymlinkInCheckout(t *testing.T) {
+// symlinkRepo serves a repository whose checkout holds a link (escape ->
+// /etc/passwd) and returns a client admitted to it and its clone URL.
+func symlinkRepo(t *testing.T) (*Client, string) {
+	t.Helper()
 	ca := newTestCA(t)
 	srv := gitFixture(t, map[string]string{"a.txt": "a"}, true)
 	ap := gitServer(t, ca, srv, "git.test")
 	res := newResolver()
 	res.set("git.test", addrs("127.0.0.1"))
-	c := cloneClient(t, ca, []string{admit(ap)}, 64<<20, res)
+	return cloneClient(t, ca, []string{admit(ap)}, 64<<20, res), urlFor("git.test", ap, "/repo.git")
+}
+
+func TestCloneRefusesSymlinkInCheckout(t *testing.T) {
+	c, url := symlinkRepo(t)
 	dir := filepath.Join(t.TempDir(), "staged")
-	_, err := c.Clone(context.Background(), cloneReq(urlFor("git.test", ap, "/repo.git"), "", 1), dir, nil)
+	_, err := c.Clone(context.Background(), cloneReq(url, "", 1), dir, nil)
 	wantRule(t, err, schema.RulePathSymlink)
 	if _, err := os.Lstat(dir); err == nil {
 		t.Fatal("a refused clone left its directory behind")
 	}
 	// An existing empty staging directory is emptied, not removed.
 	dir = t.TempDir()
-	_, err = c.Clone(context.Background(), cloneReq(urlFor("git.test", ap, "/repo.git"), "", 1), dir, nil)
+	_, err = c.Clone(context.Background(), cloneReq(url, "", 1), dir, nil)
 	wantRule(t, err, schema.RulePathSymlink)
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Fatalf("staging holds %d entries (%v)", len(entries), err)
@@ -224,14 +231,9 @@ func TestCloneRefusesSymlinkInCheckout(t *testing.T) {
 // link as it is, unfollowed (here one to /etc/passwd: the checkout writes
 // nothing through it), and each link is charged to the byte budget.
 func TestCloneKeepsLinksWhenAsked(t *testing.T) {
-	ca := newTestCA(t)
-	srv := gitFixture(t, map[string]string{"a.txt": "a"}, true)
-	ap := gitServer(t, ca, srv, "git.test")
-	res := newResolver()
-	res.set("git.test", addrs("127.0.0.1"))
-	c := cloneClient(t, ca, []string{admit(ap)}, 64<<20, res)
+	c, url := symlinkRepo(t)
 	dir := filepath.Join(t.TempDir(), "staged")
-	req := cloneReq(urlFor("git.test", ap, "/repo.git"), "", 1)
+	req := cloneReq(url, "", 1)
 	req.KeepLinks = true
 	rep, err := c.Clone(context.Background(), req, dir, nil)
 	if err != nil {
