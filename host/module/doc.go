@@ -42,6 +42,11 @@
 //     (path.symlink), never read through, and a bind mount or another
 //     filesystem inside the folder is refused (path.cross-device), as a
 //     plan touching it would be.
+//   - Stage with a Pick (an extension's intake) takes only a source's top
+//     file and the paths it names: a folder or checkout is read for those
+//     alone, by the same descriptor discipline; an archive is unpacked
+//     under every rule above and any other entry refuses it
+//     (*UnlistedError, module.unlisted).
 //   - Every source leaves out .git directories and what lies beneath them
 //     (version-control state, not module content); a file named .git is
 //     kept.

@@ -25,6 +25,20 @@ type stager struct {
 	ns      *namespace
 	entries int
 	total   int64
+	// pick, when set, narrows a folder (or a clone's checkout) to its top
+	// file and what pick names from it (copyPicked); an archive is
+	// unpacked whole and then held to it (checkPicked).
+	pick Pick
+	top  string
+}
+
+// folder stages the directory src: every entry (copyFolder), or only
+// what s.pick names (copyPicked).
+func (s *stager) folder(src string) error {
+	if s.pick != nil {
+		return copyPicked(src, s.top, s.pick, s)
+	}
+	return copyFolder(src, s)
 }
 
 func newStager(dir string, b Bounds) (*stager, error) {

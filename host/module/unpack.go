@@ -49,7 +49,7 @@ func Unpack(src Source, dir string, b Bounds, topFile string) (root string, err 
 func stageLocal(src Source, st *stager) error {
 	switch src.kind {
 	case SourceFolder:
-		return copyFolder(src.loc, st)
+		return st.folder(src.loc)
 	case SourceZip:
 		return unpackZip(src.loc, st)
 	case SourceTar:
