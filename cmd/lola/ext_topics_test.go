@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lola-pm/lola/host/extension"
 )
 
 // TestScaffoldedManifestPointsAtShippedHelp: every template's manifest
@@ -39,38 +38,6 @@ func TestScaffoldedManifestPointsAtShippedHelp(t *testing.T) {
 			if code != exitOK || len(out) < 500 {
 				t.Errorf("%s: %s: exit %d, %d bytes\n%s", lang, r[1], code, len(out), errOut)
 			}
-		}
-	}
-}
-
-// TestManifestTopicExampleIsAValidManifest: the manifest topic's example
-// is a manifest lola accepts, naming every key, so the reference cannot
-// drift from the parser silently.
-func TestManifestTopicExampleIsAValidManifest(t *testing.T) {
-	var ex strings.Builder
-	for _, line := range strings.Split(extManifestTopic, "\n") {
-		if strings.HasPrefix(line, "  name:") || ex.Len() > 0 {
-			if strings.TrimSpace(line) == "" {
-				break
-			}
-			if i := strings.Index(line, "#"); i >= 0 {
-				line = line[:i]
-			}
-			if strings.TrimSpace(line) != "" {
-				ex.WriteString(strings.TrimPrefix(line, "  ") + "\n")
-			}
-		}
-	}
-	m, err := extension.ParseManifest(strings.NewReader(ex.String()))
-	if err != nil {
-		t.Fatalf("the topic's example does not parse: %v\n%s", err, ex.String())
-	}
-	if len(m.Tiers()) != 2 || len(m.Managed()) != 1 {
-		t.Fatalf("the example lost a key:\n%s", ex.String())
-	}
-	for _, key := range []string{"name", "version", "kind", "artifacts", "tier1", "tier2", "capabilities", "paths", "managed"} {
-		if !regexp.MustCompile(`(?m)^\s*` + key + `:`).MatchString(ex.String()) {
-			t.Errorf("the example does not show %s:", key)
 		}
 	}
 }

@@ -39,7 +39,7 @@ func manifestPick(top []byte) ([]string, error) {
 // ReadManifest reads and validates dir's manifest as Load does (strictly:
 // an unknown key such as a misspelt "capabilites" refuses it), without
 // requiring any artifact to be built: for `lola ext build`, which builds
-// them. The manifest must be a regular file inside dir (os.Root).
+// them. The manifest is resolved inside dir (os.Root).
 func ReadManifest(dir string) (*Manifest, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -49,23 +49,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, errors.New("not an extension directory (cannot open it as a directory)")
 	}
 	defer root.Close()
-	fi, err := root.Lstat(ManifestFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no %s in the extension directory", ManifestFile)
-	}
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file inside the extension directory", ManifestFile)
-	}
-	f, err := root.Open(ManifestFile)
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot be opened", ManifestFile)
-	}
-	defer f.Close()
-	m, err := ParseManifest(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ManifestFile, err)
-	}
-	return m, nil
+	return manifestIn(root.FS())
 }
 
 // PackedFile is one file of a packed archive.
