@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 // TestScaffoldedManifestPointsAtShippedHelp: every template's manifest
