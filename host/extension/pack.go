@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/module"
 )
 
@@ -174,9 +173,9 @@ func Pack(dir string, w io.Writer, b module.Bounds) (*Packed, error) {
 	return rep, nil
 }
 
-// PackFile is Pack into the file out, written whole or not at all: a
-// temporary file beside it, synced, then renamed over it (a symbolic link
-// at out is replaced, never written through; a directory is refused). An
+// PackFile is Pack into the file out, written whole or not at all
+// (writeWhole: a symbolic link at out is replaced, never written through;
+// a directory is refused). An
 // empty out is NAME-VERSION.tar.gz in the working directory; out must end
 // in .tar.gz or .tgz, the names Add recognises as a tar archive. It
 // returns the report and the file written.
@@ -195,25 +194,7 @@ func PackFile(dir, out string, b module.Bounds) (*Packed, string, error) {
 	if fi, err := os.Lstat(out); err == nil && fi.IsDir() {
 		return nil, "", fmt.Errorf("%s is a directory", quote(out))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-")
-	if err != nil {
-		return nil, "", fmt.Errorf("cannot write beside %s", quote(out))
-	}
-	_, werr := tmp.Write(buf.Bytes())
-	if werr == nil {
-		werr = durable.File(tmp)
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), out)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
+	if err := writeWhole(out, buf.Bytes(), 0o644); err != nil {
 		return nil, "", fmt.Errorf("cannot write %s", quote(out))
 	}
 	return rep, out, nil

@@ -454,3 +454,37 @@ func TestAddGitSourceTakesOnlyWhatTheManifestNames(t *testing.T) {
 		t.Fatalf("installed %v", files)
 	}
 }
+
+// TestPackFileWritesWholeNeverThroughALink: PackFile replaces a symbolic
+// link at its output (the link's target is untouched), refuses a
+// directory and a name ext add would not recognise, and writes the same
+// bytes as Pack.
+func TestPackFileWritesWholeNeverThroughALink(t *testing.T) {
+	dir := projectDir(t)
+	want, _ := packBytes(t, dir)
+	out := t.TempDir()
+	victim := filepath.Join(out, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o644)
+	link := filepath.Join(out, "demo.tar.gz")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, wrote, err := PackFile(dir, link, module.Bounds{}); err != nil || wrote != link {
+		t.Fatalf("PackFile: %q %v", wrote, err)
+	}
+	if got, _ := os.ReadFile(link); !bytes.Equal(got, want) {
+		t.Fatal("PackFile wrote other bytes than Pack")
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink != 0 {
+		t.Fatal("the link is still there")
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Fatalf("written through the link: %q", b)
+	}
+	for _, bad := range []string{t.TempDir() + ".tar.gz", filepath.Join(out, "demo.zip")} {
+		os.MkdirAll(strings.TrimSuffix(bad, ".zip"), 0o755)
+		if _, _, err := PackFile(dir, bad, module.Bounds{}); err == nil {
+			t.Fatalf("PackFile to %s", bad)
+		}
+	}
+}
