@@ -16,7 +16,7 @@ grep -rl --include='*_test.go' '^func Fuzz' schema host sdk-go cmd 2>/dev/null |
 	[ "$dir" = "$mod" ] && pkg=.
 	for fn in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //'); do
 		n=$t
-		case "$fn" in FuzzUnpackZip | FuzzUnpackTar) n=$slow ;; esac
+		case "$fn" in FuzzUnpackZip | FuzzUnpackTar | FuzzAddArchive) n=$slow ;; esac
 		echo "== fuzz $dir $fn ($n)"
 		# -fuzzminimizetime=0: in a run this short, minimizing each new
 		# input can outlast the run, which the engine then reports as a

@@ -62,6 +62,10 @@
 //     invalid one refused with its rule. The host stays authoritative, and
 //     whole-plan rules (conflicts, symlinks, capabilities, path grants,
 //     bounds, destinations) are checked only there.
+//   - A handler refuses a request it cannot serve (a module without the
+//     inventory a target needs, say) by returning BadRequest(detail): the
+//     run ends with StatusBadRequest (1), as docs/abi.md's table says, not
+//     StatusHandlerError (2). Any other error is StatusHandlerError.
 //   - A Plan remembers its first refusal. If a handler ignores an error the
 //     builder returned, the run still fails with that error: a plan missing
 //     an intent the author asked for is never emitted.

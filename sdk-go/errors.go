@@ -58,3 +58,25 @@ func RuleError(rule schema.Rule) error { return ruleError(rule) }
 // name: at most lexical.NameEcho bytes, cut at a rune boundary, quoted
 // with every non-ASCII or non-printable byte escaped.
 func quote(s string) string { return lexical.Quote(s, lexical.NameEcho) }
+
+// RuleRequestInvalid is how a handler's refusal of the request itself is
+// spelled on stderr: the spelling sdk-rust and sdk-assemblyscript use too.
+const RuleRequestInvalid = "request.invalid"
+
+// RequestError is a handler's refusal of the request it was given (see
+// BadRequest). Its detail is the handler's own text.
+type RequestError struct {
+	Detail string
+}
+
+// Error renders "lola: request.invalid: <detail>".
+func (e *RequestError) Error() string { return "lola: " + RuleRequestInvalid + ": " + e.Detail }
+
+// BadRequest is the error a handler returns to refuse the request itself
+// rather than fail: a module without the inventory the target needs, a
+// scope or operation it cannot serve, a module name it cannot place. The
+// run ends with StatusBadRequest (1, "bad-request" in docs/abi.md), the
+// status a request that is not protocol 1 gets, instead of
+// StatusHandlerError (2); no plan is emitted and the message goes to
+// stderr. It may be wrapped (fmt.Errorf with %w): errors.As finds it.
+func BadRequest(detail string) error { return &RequestError{Detail: detail} }

@@ -13,7 +13,8 @@ import (
 )
 
 // Handler plans for one request by adding intents to p. Returning an error
-// fails the run (StatusHandlerError) and no plan is emitted.
+// fails the run (StatusHandlerError) and no plan is emitted; returning
+// BadRequest's error refuses the request (StatusBadRequest).
 type Handler func(req *Request, p *Plan) error
 
 // Status is the result of one run: lola_run's return value in tier 1, the
@@ -74,6 +75,9 @@ func run(h Handler, request []byte) (plan []byte, status Status, err error) {
 	if herr := callHandler(h, &req, &p); herr != nil {
 		if _, panicked := herr.(panicError); panicked {
 			return nil, StatusHandlerPanic, herr
+		}
+		if re := (*RequestError)(nil); errors.As(herr, &re) {
+			return nil, StatusBadRequest, herr
 		}
 		return nil, StatusHandlerError, herr
 	}

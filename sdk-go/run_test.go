@@ -2,6 +2,7 @@ package lola
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,6 +31,13 @@ func TestRunStatuses(t *testing.T) {
 		{"handler error", func(*Request, *Plan) error { return errors.New("boom") }, `{"protocol":1,"operation":"install","modules":[]}`, StatusHandlerError, "boom"},
 		{"ignored refusal", func(_ *Request, p *Plan) error { _ = p.Delete("../x"); return nil }, `{"protocol":1,"operation":"install","modules":[]}`, StatusHandlerError, "path.traversal"},
 		{"panic", func(*Request, *Plan) error { panic("kaboom") }, `{"protocol":1,"operation":"install","modules":[]}`, StatusHandlerPanic, "kaboom"},
+		{"handler refuses the request", func(_ *Request, p *Plan) error {
+			p.Write("a", "b")
+			return BadRequest("module m: no inventory")
+		}, `{"protocol":1,"operation":"install","modules":[]}`, StatusBadRequest, "lola: request.invalid: module m: no inventory"},
+		{"wrapped refusal", func(*Request, *Plan) error {
+			return fmt.Errorf("claude-code: %w", BadRequest("scope system"))
+		}, `{"protocol":1,"operation":"install","modules":[]}`, StatusBadRequest, "claude-code: lola: request.invalid: scope system"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -42,23 +42,28 @@ func newExtAddCmd() *cobra.Command {
 it in $LOLA_HOME/extensions.lock.
 
 SOURCE is one of:
-  DIR                    a built extension directory (lola-extension.yaml
-                         and its built artifacts, e.g. dist/)
-  FILE.tar.gz            a .zip, .tar, .tar.gz or .tgz of one (an archive
-                         whose entries all lie under one directory is
-                         unwrapped)
+  DIR                    a built extension or its whole project folder:
+                         only lola-extension.yaml, the artifacts it
+                         declares and their .sigstore.json bundles are
+                         read (target/, node_modules/, sources are not)
+  FILE.tar.gz            a release archive, as 'lola ext pack' makes it
+                         (.zip, .tar and .tgz too; one whose entries all
+                         lie under one directory is unwrapped): it must hold
+                         nothing but those files (module.unlisted)
   https://HOST/x.tar.gz  such an archive (.zip, .tar, .tgz too), fetched
   https://HOST/r.git     a git repository holding the manifest and its
-  ssh://HOST/r.git       built artifacts, cloned (its default branch; .git
-  user@host:path         is not installed)
+  ssh://HOST/r.git       built artifacts, cloned (its default branch); only
+  user@host:path         what the manifest names is taken from it
 A URL is fetched or cloned by lola's remote executor under config.yaml's
 remote policy (https only, no http://: remote.scheme; every address
 checked, a private or loopback one refused unless remote.allow admits it:
 remote.destination; redirects checked the same way; byte and time bounds:
 remote.bound). Everything is staged under the same path rules and bounds as
 'lola mod add': a path leaving the archive, an absolute path, a symbolic or
-hard link (in an archive or a git checkout), a device, too many or too
-large files refuse the whole source and nothing is installed.
+hard link (in an archive, a git checkout, or on the way to a file the
+manifest names), a device, a duplicate entry, too many or too large files,
+a manifest whose artifact path is absolute or holds '..' refuse the whole
+source and nothing is installed.
 
 The lock records the sha256 of the manifest and of every built artifact, the
 source (a URL with its query values and credentials redacted) and each
@@ -87,11 +92,11 @@ Exit status: 0 installed; 1 the remote client could not be set up
 installed, a source that is not an extension or could not be fetched (a
 network error, an HTTP status); 3 a rule or bound refused the source
 (path.traversal, path.symlink, remote.scheme, remote.destination,
-remote.redirect, remote.bound, module.*).`,
-		Example: `  # Install what 'lola ext build' produced
+remote.redirect, remote.bound, module.*, module.unlisted).`,
+		Example: `  # Install what 'lola ext build' produced, from the project folder
   lola ext add ./my-target
 
-  # From a release archive
+  # From a release archive ('lola ext pack' makes one)
   lola ext add ./my-target-1.0.0.tar.gz
 
   # From a release archive on the web, or a git repository

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,10 +10,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 
 	"github.com/lola-pm/lola/host/exitcode"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/spf13/cobra"
 )
 
@@ -219,40 +218,6 @@ func extGoWorkEnv(dir string) ([]string, error) {
 	return []string{"GOWORK=off"}, nil
 }
 
-var extNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
-
-const extManifestFile = "lola-extension.yaml"
-
-// extManifestName reads the top-level name: scalar of DIR's manifest. It is a
-// stopgap until the strict manifest loader exists: nothing else is read.
-func extManifestName(dir string) (string, error) {
-	f, err := os.Open(filepath.Join(dir, extManifestFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("no %s in the extension directory", extManifestFile)
-		}
-		return "", fmt.Errorf("reading %s: %w", extManifestFile, errors.Unwrap(err))
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		rest, ok := strings.CutPrefix(line, "name:")
-		if !ok {
-			continue
-		}
-		if i := strings.Index(rest, "#"); i >= 0 {
-			rest = rest[:i]
-		}
-		name := strings.Trim(strings.TrimSpace(rest), `"'`)
-		if !extNameRE.MatchString(name) {
-			return "", fmt.Errorf("%s: name %q is not ^[a-z][a-z0-9-]{0,62}$", extManifestFile, name)
-		}
-		return name, nil
-	}
-	return "", fmt.Errorf("%s has no top-level name", extManifestFile)
-}
-
 // extBuiltArtifact is one artifact `lola ext build` produced.
 type extBuiltArtifact struct {
 	Tier  int    `json:"tier"`
@@ -266,11 +231,20 @@ func newExtBuildCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "build [--tier 1|2|both] [--json] DIR",
 		Short: "Build an extension's tier-1 module and/or tier-2 executable",
-		Long: `Build the extension in DIR (default ".") from one source:
-  tier 1  dist/<name>.wasm  a WASI preview 1 reactor exporting the Lola ABI
-  tier 2  dist/<name>       a native executable (request on stdin, plan on stdout)
-<name> is the manifest's (lola-extension.yaml) name. The language is
-detected from DIR (go: go.mod). The recipes:
+		Long: `Build the extension in DIR (default ".") from one source, into the paths
+its manifest (lola-extension.yaml) declares:
+  artifacts.tier1  a WASI preview 1 reactor exporting the Lola ABI
+                   (the scaffold's: dist/<name>.wasm)
+  artifacts.tier2  a native executable, request on stdin, plan on stdout
+                   (the scaffold's: dist/<name>)
+The manifest is read as strictly as 'lola ext run' reads it: a misspelt
+key (capabilites), an unknown capability or kind, an artifact path that is
+absolute or holds '..' refuse the build before anything runs (exit 2).
+--tier both builds every tier the manifest declares; --tier 1 or 2 one it
+must declare. Renaming the extension does not move its artifacts: they
+stay where the manifest says, so a build never leaves the old artifact in
+place for a run to pick up. The language is detected from DIR (go:
+go.mod, rust: Cargo.toml, assemblyscript: package.json). The recipes:
   go  tier 1: GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w"
       tier 2: CGO_ENABLED=0 go build -trimpath -ldflags="-s -w"
 A missing toolchain is named in the error; ` + "`make setup`" + ` installs it.
@@ -278,25 +252,19 @@ Sizes are reported per artifact; --json prints
   {"name": NAME, "lang": LANG, "artifacts": [{"tier": 1, "path": "dist/NAME.wasm", "bytes": N}, ...]}`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var tiers []int
-			switch tier {
-			case "1":
-				tiers = []int{1}
-			case "2":
-				tiers = []int{2}
-			case "both":
-				tiers = []int{1, 2}
-			default:
-				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--tier must be 1, 2 or both, not %q", tier))
-			}
 			dir := "."
 			if len(args) == 1 {
 				dir = args[0]
 			}
-			name, err := extManifestName(dir)
+			m, err := extension.ReadManifest(dir)
 			if err != nil {
-				return exitcode.Wrap(exitcode.Usage, err)
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext build: %w", err))
 			}
+			arts, err := extBuildTargets(m, tier)
+			if err != nil {
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext build: %w", err))
+			}
+			name := m.Name()
 			lang, err := extDetectLanguage(dir)
 			if err != nil {
 				return exitcode.Wrap(exitcode.Usage, err)
@@ -304,7 +272,7 @@ Sizes are reported per artifact; --json prints
 			if err := lang.checkToolchain(); err != nil {
 				return exitcode.Wrap(exitcode.Internal, err)
 			}
-			built, err := extBuild(dir, name, lang, tiers, cmd.ErrOrStderr())
+			built, err := extBuild(dir, lang, arts, cmd.ErrOrStderr())
 			if err != nil {
 				return exitcode.Wrap(exitcode.Internal, err)
 			}
@@ -328,15 +296,53 @@ Sizes are reported per artifact; --json prints
 	return c
 }
 
-// extBuild runs lang's recipe for each tier in dir, writing into
-// dir/dist. The toolchain's own output goes to diag.
-func extBuild(dir, name string, lang *extLanguage, tiers []int, diag io.Writer) ([]extBuiltArtifact, error) {
+// extBuildTarget is one artifact to build: its tier (1 or 2) and the
+// path the manifest declares for it, relative to the extension directory.
+type extBuildTarget struct {
+	tier int
+	rel  string
+}
+
+// extBuildTargets is what --tier asks of manifest m: "both" every tier m
+// declares, "1" or "2" that tier, which m must declare.
+func extBuildTargets(m *extension.Manifest, tier string) ([]extBuildTarget, error) {
+	var want []extension.Tier
+	switch tier {
+	case "1":
+		want = []extension.Tier{extension.Tier1}
+	case "2":
+		want = []extension.Tier{extension.Tier2}
+	case "both":
+		want = m.Tiers()
+	default:
+		return nil, fmt.Errorf("--tier must be 1, 2 or both, not %q", tier)
+	}
+	var out []extBuildTarget
+	for _, t := range want {
+		p, ok := m.Artifact(t)
+		if !ok {
+			return nil, fmt.Errorf("--tier %s: %s declares no artifacts.%s to build", tier, extension.ManifestFile, t)
+		}
+		n := 1
+		if t == extension.Tier2 {
+			n = 2
+		}
+		out = append(out, extBuildTarget{tier: n, rel: p.String()})
+	}
+	return out, nil
+}
+
+// extBuild runs lang's recipe for each artifact in dir, writing it where
+// the manifest declares it. The toolchain's own output goes to diag.
+func extBuild(dir string, lang *extLanguage, arts []extBuildTarget, diag io.Writer) ([]extBuiltArtifact, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(abs, "dist"), 0o755); err != nil {
-		return nil, fmt.Errorf("creating dist/: %w", errors.Unwrap(err))
+	for _, a := range arts {
+		if err := os.MkdirAll(filepath.Join(abs, filepath.Dir(filepath.FromSlash(a.rel))), 0o755); err != nil {
+			return nil, fmt.Errorf("creating the directory of %s: %w", a.rel, errors.Unwrap(err))
+		}
 	}
 	if lang.beforeBuild != nil {
 		if err := lang.beforeBuild(abs, diag); err != nil {
@@ -344,14 +350,10 @@ func extBuild(dir, name string, lang *extLanguage, tiers []int, diag io.Writer) 
 		}
 	}
 	var built []extBuiltArtifact
-	for _, t := range tiers {
-		rel := "dist/" + name + ".wasm"
+	for _, a := range arts {
+		t, rel := a.tier, a.rel
 		recipe := lang.tier1
 		if t == 2 {
-			rel = "dist/" + name
-			if runtime.GOOS == "windows" {
-				rel += ".exe"
-			}
 			recipe = lang.tier2
 		}
 		steps, err := recipe(abs, filepath.FromSlash(rel))

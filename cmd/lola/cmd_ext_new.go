@@ -13,6 +13,7 @@ import (
 	"text/template"
 
 	"github.com/lola-pm/lola/host/exitcode"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/spf13/cobra"
 )
 
@@ -68,7 +69,7 @@ for Rust, 'cargo generate-lockfile'; for AssemblyScript, 'npm install'.`,
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("--lang must be one of %s", extLanguageNames()))
 			}
 			name := args[0]
-			if !extNameRE.MatchString(name) {
+			if !extension.ValidName(name) {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("extension name %q must match ^[a-z][a-z0-9-]{0,62}$", name))
 			}
 			dir := name

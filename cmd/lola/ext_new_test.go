@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lola-pm/lola/host/extension"
 )
 
 // extCLI runs the lola CLI in-process and returns exit code, stdout, stderr.
@@ -69,8 +71,8 @@ func TestExtNewGoScaffoldsAnExtensionThatBuildsAndRuns(t *testing.T) {
 	if !strings.Contains(string(gomod), "github.com/lola-pm/lola/sdk-go => "+filepath.ToSlash(extTestSDKGoDir(t))) {
 		t.Fatalf("go.mod does not point at the local sdk-go:\n%s", gomod)
 	}
-	if name, err := extManifestName(dir); err != nil || name != "hello" {
-		t.Fatalf("manifest name %q, %v", name, err)
+	if m, err := extension.ReadManifest(dir); err != nil || m.Name() != "hello" {
+		t.Fatalf("manifest %v, %v", m, err)
 	}
 
 	code, out, errOut = extCLI(t, "ext", "build", "--tier", "both", "--json", dir)

@@ -97,7 +97,8 @@ func ForMarket(err error) int {
 
 // ForExtAdd maps what adding, updating or linking an extension
 // (host/extension) returned: a rule (path.*, remote.*, extension.changed,
-// extension.unsigned) or an intake bound (module.*) is 3, as mod add exits
+// extension.unsigned), an intake bound (module.*) or an archive entry the
+// manifest does not name (module.unlisted) is 3, as mod add exits
 // for them; a code decided where the failure arose is kept; anything else
 // (no manifest, a bad name, nothing built, an unknown extension) is the
 // request's, 2.
@@ -106,7 +107,7 @@ func ForExtAdd(err error) int {
 		return c
 	}
 	var le *module.LimitError
-	if len(rejection.All(err)) > 0 || errors.As(err, &le) {
+	if len(rejection.All(err)) > 0 || errors.As(err, &le) || errors.Is(err, module.ErrUnlisted) {
 		return Rejected
 	}
 	return Usage

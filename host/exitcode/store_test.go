@@ -110,6 +110,7 @@ func TestForExtAdd(t *testing.T) {
 		{"rule", wrapped(aRule), Rejected},
 		{"pin changed", wrapped(rejection.New(schema.RuleExtensionChanged, "x")), Rejected},
 		{"bound", wrapped(aLimit), Rejected},
+		{"archive entry the manifest does not name", wrapped(&module.UnlistedError{Path: "README.md", Top: "lola-extension.yaml"}), Rejected},
 		{"anything else", anyOther, Usage},
 	})
 }

@@ -34,25 +34,36 @@ func TestExampleManifestsDeclareTheirManagedFiles(t *testing.T) {
 	}
 }
 
-// TestDocumentedManifestParses: the manifest templates/README.md shows is
-// one the strict loader accepts, with every documented field set.
+// TestDocumentedManifestParses: the manifest `lola ext manifest` shows
+// (cmd/lola/help/ext-manifest.txt, shipped in the binary) is one the strict
+// loader accepts, with every documented field set.
 func TestDocumentedManifestParses(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "templates", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "cmd", "lola", "help", "ext-manifest.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := string(b)
-	i := strings.Index(doc, "```yaml\n")
-	if i < 0 {
-		t.Fatal("templates/README.md shows no yaml manifest")
+	var doc strings.Builder
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "  name:") || doc.Len() > 0 {
+			if strings.TrimSpace(line) == "" {
+				break
+			}
+			doc.WriteString(strings.TrimPrefix(line, "  ") + "\n")
+		}
 	}
-	doc = doc[i+len("```yaml\n"):]
-	doc = doc[:strings.Index(doc, "```")]
-	m, err := ParseManifest(strings.NewReader(doc))
+	if doc.Len() == 0 {
+		t.Fatal("the manifest topic shows no manifest")
+	}
+	m, err := ParseManifest(strings.NewReader(doc.String()))
 	if err != nil {
-		t.Fatalf("documented manifest refused: %v\n%s", err, doc)
+		t.Fatalf("documented manifest refused: %v\n%s", err, doc.String())
 	}
 	if len(m.Managed()) != 1 || len(m.Paths().Strings()) != 2 || len(m.Tiers()) != 2 {
 		t.Fatalf("documented manifest: managed %v paths %v tiers %v", m.Managed(), m.Paths().Strings(), m.Tiers())
+	}
+	for _, key := range []string{"name", "version", "kind", "artifacts", "tier1", "tier2", "capabilities", "paths", "managed"} {
+		if !strings.Contains(doc.String(), key+":") {
+			t.Errorf("the documented manifest does not show %s:", key)
+		}
 	}
 }

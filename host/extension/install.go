@@ -103,6 +103,12 @@ type Added struct {
 //     placed; a remote source is fetched or cloned by o.Fetcher/o.Cloner
 //     (host/remote, under the remote access policy) into that staging
 //     directory first, never by this package;
+//   - only what the manifest names is taken (the manifest, each declared
+//     artifact, the <artifact>.sigstore.json beside it): from a folder or
+//     a git checkout nothing else is read, so a project's build tree
+//     (target/, node_modules/) is no obstacle, while an archive holding
+//     any other entry is refused whole (module.unlisted) — an archive is
+//     a release, as `lola ext pack` makes one;
 //   - the staged tree must load as an extension (strict manifest, every
 //     artifact resolved inside it), and every present artifact is hashed
 //     from the staged bytes; a tier-2 artifact must carry a bundle
@@ -185,7 +191,7 @@ func stage(home, source string, o AddOptions) (*staged, error) {
 		ctx = context.Background()
 	}
 	r := module.Remote{Requester: "lola ext add", Fetcher: o.Fetcher, Cloner: o.Cloner}
-	if s.root, _, err = module.Stage(ctx, src, dir, o.Bounds, ManifestFile, r); err != nil {
+	if s.root, _, err = module.Stage(ctx, src, dir, o.Bounds, ManifestFile, r, manifestPick); err != nil {
 		return nil, err
 	}
 	if s.ext, err = loadDir(s.root, SourceHome); err != nil {

@@ -159,17 +159,9 @@ func loadDir(dir string, src Source) (*Extension, error) {
 // loadFS loads from fsys; dir is the host directory fsys is rooted at, or
 // "" for a built-in (then fsys is kept for OpenArtifact).
 func loadFS(fsys fs.FS, src Source, dir string) (*Extension, error) {
-	f, err := fsys.Open(ManifestFile)
+	m, err := manifestIn(fsys)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no %s", ManifestFile)
-		}
-		return nil, fmt.Errorf("%s: cannot be opened inside the extension directory", ManifestFile)
-	}
-	m, err := ParseManifest(f)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ManifestFile, err)
+		return nil, err
 	}
 	e := &Extension{manifest: m, source: src, dir: dir}
 	if dir == "" {
@@ -192,6 +184,23 @@ func loadFS(fsys fs.FS, src Source, dir string) (*Extension, error) {
 		return nil, fmt.Errorf("%s: no declared artifact is built (%s); run lola ext build", ManifestFile, e.declaredList())
 	}
 	return e, nil
+}
+
+// manifestIn reads and validates fsys's manifest.
+func manifestIn(fsys fs.FS) (*Manifest, error) {
+	f, err := fsys.Open(ManifestFile)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no %s", ManifestFile)
+		}
+		return nil, fmt.Errorf("%s: cannot be opened inside the extension directory", ManifestFile)
+	}
+	defer f.Close()
+	m, err := ParseManifest(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ManifestFile, err)
+	}
+	return m, nil
 }
 
 func (e *Extension) declaredList() string {

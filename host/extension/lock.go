@@ -195,9 +195,21 @@ func WriteLock(home string, l *Lock) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("cannot create $LOLA_HOME")
 	}
-	tmp, err := os.CreateTemp(home, "."+LockFile+"-")
-	if err != nil {
+	if err := writeWhole(filepath.Join(home, LockFile), b, 0o600); err != nil {
 		return fmt.Errorf("cannot write $LOLA_HOME/%s", LockFile)
+	}
+	return nil
+}
+
+// writeWhole writes b to path through a temporary file beside it, synced,
+// renamed over path, and the directory synced: path holds its old content
+// or b, never a mix. A symbolic link at path is replaced, never written
+// through.
+func writeWhole(path string, b []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-")
+	if err != nil {
+		return err
 	}
 	name := tmp.Name()
 	_, werr := tmp.Write(b)
@@ -208,13 +220,16 @@ func WriteLock(home string, l *Lock) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(name, filepath.Join(home, LockFile))
+		werr = os.Chmod(name, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
 	}
 	if werr != nil {
 		os.Remove(name)
-		return fmt.Errorf("cannot write $LOLA_HOME/%s", LockFile)
+		return werr
 	}
-	if d, err := os.Open(home); err == nil {
+	if d, err := os.Open(dir); err == nil {
 		_ = durable.File(d) // not supported on every platform; the rename is what matters
 		d.Close()
 	}

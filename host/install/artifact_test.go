@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/lola-pm/lola/host/audit"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
 )
 
 // The install no longer reads a tier-1 artifact itself: the digest the
@@ -48,5 +50,39 @@ func TestTier1InstallAuditsTheDigestOfTheBytesThatRan(t *testing.T) {
 	}
 	if plans != 1 {
 		t.Fatalf("%d plan records, want 1", plans)
+	}
+}
+
+// A tier-1 target whose module was swapped since it was pinned is refused
+// (extension.changed, audited) before the pre-install hook runs, as a
+// native one is: a refused install runs nothing.
+func TestSwappedTier1TargetIsRefusedBeforeAnyHook(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", sampleModule(recordingHook, recordingHook))
+	e.addClaudeCode(t, "tier1")
+	wasm := filepath.Join(e.home, "extensions", "claude-code", "dist", "claude-code.wasm")
+	b, err := os.ReadFile(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(wasm, append(b, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, e.project)
+	out := filepath.Join(t.TempDir(), "hook")
+	o := e.options("sample", "claude-code")
+	o.Environ = hookEnviron(out)
+	shimOptions(t, &o)
+	_, err = Install(context.Background(), o)
+	if vs := rejection.All(err); len(vs) != 1 || vs[0].Rule != schema.RuleExtensionChanged {
+		t.Fatalf("err = %v, want extension.changed", err)
+	}
+	if readOr(t, out+".pre-install") != "<absent>" {
+		t.Fatal("the pre-install hook ran before the swapped target was refused")
+	}
+	sameTree(t, "the project", snapshot(t, e.project), before)
+	entries := auditEntries(t, e.home)
+	if len(entries) != 1 || entries[0].Rejected == nil || entries[0].Rejected.Violations[0].Rule != schema.RuleExtensionChanged {
+		t.Fatalf("audit records %+v, want the one refusal", entries)
 	}
 }

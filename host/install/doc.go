@@ -46,6 +46,10 @@
 // installed.yml entry is then removed. Uninstall runs no hooks (today's
 // Lola runs none either).
 //
+// Request builds the request of step 3 through the same preparation and
+// returns it without running anything (`lola ext request`), so a target's
+// golden tests feed it what an install really sends.
+//
 // A dry run (Options.DryRun) resolves everything, runs the target only when
 // it is tier 1 (confined: it cannot act before the host sees its plan),
 // refuses a tier-2 target without running it (ErrNativeDryRun), checks the

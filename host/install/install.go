@@ -536,11 +536,11 @@ func hookFailure(r child.Result) string {
 // (host/extension.PinFor) and records the refusal in log.
 func (j *job) checkPin(log *audit.Log) error {
 	rp, err := j.ext.PinFor(j.ext.Tier(), j.o.Trust)
-	if err == nil && rp.Pinned && j.ext.Tier().Native() {
-		// A native artifact is hashed here too, so one swapped since it
-		// was pinned is refused before a hook runs; a tier-1 module is
-		// hashed by the shim as it reads it (confined, it can do nothing
-		// before that check).
+	if err == nil && rp.Pinned {
+		// The artifact is hashed here too, so one swapped since it was
+		// pinned is refused before a hook runs, in either tier (the shim
+		// hashes a tier-1 module again as it reads it, and launch the
+		// copy it runs): a refused install runs nothing at all.
 		err = checkArtifactSum(j.ext, rp.Sum)
 	}
 	if err == nil || len(rejection.All(err)) == 0 {

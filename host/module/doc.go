@@ -63,6 +63,11 @@
 //     real path reached so far): the kernel never follows a link for
 //     lola, so a component swapped while a link is resolved is refused or
 //     leads elsewhere inside the root, never outside it.
+//   - Stage with a Pick (an extension's intake) takes only a source's top
+//     file and the paths it names: a folder or checkout is read for those
+//     alone, by the same descriptor discipline; an archive is unpacked
+//     under every rule above and any other entry refuses it
+//     (*UnlistedError, module.unlisted).
 //   - Every source leaves out .git directories and what lies beneath them
 //     (version-control state, not module content); a file named .git is
 //     kept.

@@ -54,7 +54,20 @@ type Fetched struct {
 // The root returned is as Unpack's (an archive's single top-level
 // directory is unwrapped unless topFile is at its top). On error scratch
 // may hold a partial tree: the caller removes it.
-func Stage(ctx context.Context, src Source, scratch string, b Bounds, topFile string, r Remote) (root string, f Fetched, err error) {
+//
+// With pick set, the intake takes exactly topFile and what pick names
+// from its content (an extension's manifest and its artifacts):
+//   - a folder or a clone's checkout is read for those paths only
+//     (copyPicked): nothing else in it is opened, listed or bounded, so a
+//     build tree beside them (target/, node_modules/ and its symbolic
+//     links) no longer refuses the source, while a named path that is a
+//     link, or lies under one, still does (path.symlink);
+//   - an archive is unpacked whole under every rule and bound above, and
+//     then any entry that is not topFile or a named path (or a directory
+//     holding one) refuses it (*UnlistedError, module.unlisted): an
+//     archive is a release, and a release holding more than its manifest
+//     names is not what `lola ext pack` makes.
+func Stage(ctx context.Context, src Source, scratch string, b Bounds, topFile string, r Remote, pick Pick) (root string, f Fetched, err error) {
 	if src.kind == sourceUnknown {
 		return "", f, errors.New("module: a Source must be built with ParseSource")
 	}
@@ -66,17 +79,24 @@ func Stage(ctx context.Context, src Source, scratch string, b Bounds, topFile st
 	if err != nil {
 		return "", f, err
 	}
+	st.pick, st.top = pick, topFile
 	if f, err = stageSource(ctx, src, scratch, st, r); err != nil {
 		return "", f, fmt.Errorf("%s source: %w", src.kind, err)
 	}
+	root = filepath.Clean(tree)
 	if src.archived() {
 		if ok, _ := regularAt(tree, topFile); !ok {
 			if sub := singleDir(tree); sub != "" {
-				return sub, f, nil
+				root = sub
+			}
+		}
+		if pick != nil {
+			if err := checkPicked(root, topFile, pick); err != nil {
+				return "", f, fmt.Errorf("%s source: %w", src.kind, err)
 			}
 		}
 	}
-	return filepath.Clean(tree), f, nil
+	return root, f, nil
 }
 
 // archived reports whether the source is an archive (local or fetched),
@@ -121,7 +141,7 @@ func cloneInto(ctx context.Context, src Source, r Remote, dir string, st *stager
 	if err != nil {
 		return rep, err
 	}
-	return rep, copyTree(dir, st, repositoryScope)
+	return rep, st.folder(dir, repositoryScope)
 }
 
 // fetchArchive fetches src's archive with r.Fetcher into a file created

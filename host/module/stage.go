@@ -37,6 +37,20 @@ type stager struct {
 	follow bool
 	// links counts the symbolic links an archive staged (symlink).
 	links int
+	// pick, when set, narrows a folder (or a clone's checkout) to its top
+	// file and what pick names from it (copyPicked); an archive is
+	// unpacked whole and then held to it (checkPicked).
+	pick Pick
+	top  string
+}
+
+// folder stages the directory src: only what s.pick names (copyPicked),
+// or every entry under the source-link rule of sc (copyTree).
+func (s *stager) folder(src string, sc scope) error {
+	if s.pick != nil {
+		return copyPicked(src, s.top, s.pick, s)
+	}
+	return copyTree(src, s, sc)
 }
 
 func newStager(dir string, b Bounds) (*stager, error) {

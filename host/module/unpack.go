@@ -49,7 +49,7 @@ func Unpack(src Source, dir string, b Bounds, topFile string) (root string, err 
 func stageLocal(src Source, st *stager) error {
 	switch src.kind {
 	case SourceFolder:
-		return copyTree(src.loc, st, folderScope(src.raw))
+		return st.folder(src.loc, folderScope(src.raw))
 	case SourceZip:
 		return unpackZip(src.loc, st)
 	case SourceTar:

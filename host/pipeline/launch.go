@@ -94,6 +94,11 @@ func nativeEnv() []string {
 	return env
 }
 
+// EncodeRequest is the bytes RunExtension sends an extension for req, in
+// both tiers: what `lola ext request` prints, so that a golden test feeds
+// an extension exactly what lola does.
+func EncodeRequest(req schema.Request) ([]byte, error) { return json.Marshal(req) }
+
 // RunExtension runs l once on req and returns what it produced. It never
 // touches a root: the plan, if any, is for Apply. A tier-2 extension runs
 // in an empty scratch directory with only nativeEnvKeys of the host's
@@ -102,7 +107,7 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 	if !filepath.IsAbs(l.Artifact) {
 		return Launched{}, errors.New("pipeline: the artifact path must be absolute")
 	}
-	body, err := json.Marshal(req)
+	body, err := EncodeRequest(req)
 	if err != nil {
 		return Launched{}, err
 	}

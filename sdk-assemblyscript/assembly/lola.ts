@@ -188,10 +188,21 @@ export class PlanBuilder {
   }
 
   // fail records an extension's own failure, spelled "rule: detail" (the
-  // first one wins) and makes lola_run return 2.
+  // first one wins) and makes lola_run return 2, or 1 when the rule starts
+  // with "request." (see badRequest).
   fail(why: string): bool {
     if (this.error == "") this.error = why;
     return false;
+  }
+
+  // badRequest refuses the request itself rather than failing: a module
+  // without the inventory the target needs, a scope or operation it cannot
+  // serve. lola_run then returns 1 (STATUS_BAD_REQUEST, "bad-request" in
+  // docs/abi.md) and stderr names "request.invalid", as sdk-go's BadRequest
+  // and sdk-rust's Error::bad_request do. Return from the handler after it:
+  // no plan is emitted.
+  badRequest(detail: string): bool {
+    return this.fail("request.invalid: " + detail);
   }
 
   private ok(path: string): bool {

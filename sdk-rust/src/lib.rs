@@ -41,8 +41,8 @@
 //! instance is discarded (the next `lola_run` replaces it).
 //!
 //! `lola_run` returns 0 on success, 1 when the request is not valid JSON of
-//! the protocol (or the handler refused it with a `request.*` rule, such as
-//! a module without its inventory), 2 when the handler returned an error, 3 when the plan could
+//! the protocol (or the handler refused it with [`Error::bad_request`], or
+//! any `request.*` rule, such as a module without its inventory), 2 when the handler returned an error, 3 when the plan could
 //! not be encoded; the reason goes to stderr, which the host shows as the
 //! extension's diagnostics. The native `main` exits with the same statuses.
 
@@ -90,6 +90,17 @@ impl Error {
             rule,
             detail: detail.into(),
         }
+    }
+
+    /// The error a handler returns to refuse the request itself rather than
+    /// fail: a module without the inventory the target needs, a scope or
+    /// operation it cannot serve. The run ends with [`status::BAD_REQUEST`]
+    /// (1, "bad-request" in docs/abi.md), not [`status::HANDLER_ERROR`], and
+    /// stderr names `request.invalid` (the spelling sdk-go's `BadRequest`
+    /// and sdk-assemblyscript's `badRequest` use). Any rule starting with
+    /// `request.` does the same.
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Error::new("request.invalid", detail)
     }
 }
 
