@@ -213,6 +213,18 @@ func (r *Registry) Find(module, assistant, scope, project string) []Record {
 	return out
 }
 
+// OfAssistant returns the records of installs made through the target
+// extension named assistant, in file order: what depends on it.
+func (r *Registry) OfAssistant(assistant string) []Record {
+	var out []Record
+	for _, rec := range r.doc.Installations {
+		if rec.Assistant == assistant {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
 // Put replaces the record of the same installation (module, assistant,
 // scope, project path) with rec, or appends it, as today's Lola does.
 func (r *Registry) Put(rec Record) {
