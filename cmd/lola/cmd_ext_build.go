@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/lola-pm/lola/host/exitcode"
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/spf13/cobra"
 )
 
@@ -274,8 +275,17 @@ detected from DIR (go: go.mod). The recipes:
   go  tier 1: GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w"
       tier 2: CGO_ENABLED=0 go build -trimpath -ldflags="-s -w"
 A missing toolchain is named in the error; ` + "`make setup`" + ` installs it.
+
+A Sigstore bundle beside a rebuilt artifact (<artifact>.sigstore.json)
+that signed other bytes is removed, and named: it can never vouch for the
+new build, and left in place it would make 'lola ext add' and 'lola ext
+link' refuse it with a digest mismatch. Sign the build again with 'lola ext
+sign --key KEY DIR'. A bundle whose signed digest cannot be read is left
+alone, with a warning.
+
 Sizes are reported per artifact; --json prints
-  {"name": NAME, "lang": LANG, "artifacts": [{"tier": 1, "path": "dist/NAME.wasm", "bytes": N}, ...]}`,
+  {"name": NAME, "lang": LANG, "artifacts": [{"tier": 1, "path": "dist/NAME.wasm", "bytes": N}, ...],
+   "removed_bundles": ["dist/NAME.sigstore.json", ...]}`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var tiers []int
@@ -308,14 +318,19 @@ Sizes are reported per artifact; --json prints
 			if err != nil {
 				return exitcode.Wrap(exitcode.Internal, err)
 			}
+			stale, err := extRemoveStaleBundles(cmd, dir, built)
+			if err != nil {
+				return exitcode.Wrap(exitcode.Internal, err)
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
 				return enc.Encode(struct {
-					Name      string             `json:"name"`
-					Lang      string             `json:"lang"`
-					Artifacts []extBuiltArtifact `json:"artifacts"`
-				}{name, lang.name, built})
+					Name           string             `json:"name"`
+					Lang           string             `json:"lang"`
+					Artifacts      []extBuiltArtifact `json:"artifacts"`
+					RemovedBundles []string           `json:"removed_bundles"`
+				}{name, lang.name, built, append([]string{}, stale.Removed...)})
 			}
 			for _, a := range built {
 				fmt.Fprintf(out, "tier %d  %-28s %s (%d bytes)\n", a.Tier, a.Path, extHumanSize(a.Bytes), a.Bytes)
@@ -326,6 +341,30 @@ Sizes are reported per artifact; --json prints
 	c.Flags().StringVar(&tier, "tier", "both", "which tier to build: 1, 2 or both")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as one JSON object")
 	return c
+}
+
+// extRemoveStaleBundles removes the bundles beside the rebuilt artifacts
+// that signed other bytes (host/extension.RemoveStaleBundles says why
+// removing, not only warning) and names each on stderr, with those whose
+// digest could not be read.
+func extRemoveStaleBundles(cmd *cobra.Command, dir string, built []extBuiltArtifact) (extension.StaleBundles, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return extension.StaleBundles{}, err
+	}
+	rels := make([]string, len(built))
+	for i, a := range built {
+		rels[i] = a.Path
+	}
+	st, err := extension.RemoveStaleBundles(abs, rels)
+	diag := cmd.ErrOrStderr()
+	for _, b := range st.Removed {
+		fmt.Fprintf(diag, "lola: removed %s: it signed the previous build, not this one; sign again: lola ext sign --key KEY %s\n", shownText(b), shownText(dir))
+	}
+	for _, b := range st.Unjudged {
+		fmt.Fprintf(diag, "lola: warning: %s was left as it is: what it signs cannot be read, so it may not match this build\n", shownText(b))
+	}
+	return st, err
 }
 
 // extBuild runs lang's recipe for each tier in dir, writing into
