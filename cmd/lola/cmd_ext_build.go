@@ -72,30 +72,26 @@ var extLanguages = []extLanguage{
 		},
 	},
 	{
-		// Tier 1 with Debian's rustc 1.63 (wasm32-wasi; rustup cannot add
-		// targets here), tier 2 with rustup's cargo; crates from Debian's
-		// registry through the scaffold's .cargo/config.toml. Debian's cargo
-		// writes the lockfile, in the v3 format both cargos read.
+		// A standard cargo project (crates.io, rustup's wasm32-wasip1);
+		// ext_build_rust.go says how a machine without those builds it,
+		// without anything machine-specific in the project.
 		name:      "rust",
 		template:  "rust",
 		marker:    "Cargo.toml",
-		toolchain: []string{"/usr/bin/cargo", "/usr/bin/rustc", "cargo"},
+		toolchain: []string{"cargo"},
 		tier1: func(dir, out string) ([]extBuildStep, error) {
 			stem, err := extCargoLibStem(dir)
-			return []extBuildStep{
-				{args: []string{"/usr/bin/cargo", "build", "--release", "--locked", "--target", "wasm32-wasi", "--lib"}, env: []string{"RUSTC=/usr/bin/rustc"}},
-				{args: []string{"cp", filepath.Join("target", "wasm32-wasi", "release", stem+".wasm"), out}},
-			}, err
+			if err != nil {
+				return nil, err
+			}
+			return extDetectRust().tier1Steps(stem, out)
 		},
 		tier2: func(dir, out string) ([]extBuildStep, error) {
 			stem, err := extCargoLibStem(dir)
-			return []extBuildStep{
-				{args: []string{"cargo", "build", "--release", "--locked"}},
-				{args: []string{"cp", filepath.Join("target", "release", strings.ReplaceAll(stem, "_", "-")), out}},
-			}, err
+			return extDetectRust().tier2Steps(stem, out), err
 		},
 		afterNew: func(dir string) []extBuildStep {
-			return []extBuildStep{{args: []string{"/usr/bin/cargo", "generate-lockfile"}, env: []string{"RUSTC=/usr/bin/rustc"}}}
+			return extDetectRust().lockfileSteps()
 		},
 	},
 	{

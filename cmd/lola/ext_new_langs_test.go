@@ -51,7 +51,7 @@ func TestExtNewShippedSDKBuildsAnywhereOffline(t *testing.T) {
 		files []string
 	}{
 		{"go", []string{"lola-extension.yaml", "go.mod", "go.sum", "main.go", "main_test.go"}},
-		{"rust", []string{"lola-extension.yaml", "Cargo.toml", "Cargo.lock", ".cargo/config.toml", "src/lib.rs", "src/main.rs", "README.md", ".gitignore"}},
+		{"rust", []string{"lola-extension.yaml", "Cargo.toml", "Cargo.lock", "src/lib.rs", "src/main.rs", "README.md", ".gitignore"}},
 		{"assemblyscript", []string{"lola-extension.yaml", "package.json", "assembly/extension.ts", "README.md", ".gitignore", "node_modules/.bin/asc"}},
 	} {
 		t.Run(c.lang, func(t *testing.T) {

@@ -104,6 +104,8 @@ func TestTrustKeyRefusesToClobber(t *testing.T) {
 		{"not YAML", "trust:\n  keys: [\n", false, ErrUnparseable, ""},
 		{"an unknown key", "trust:\n  kyes: []\n", false, ErrUnparseable, ""},
 		{"flow trust", "trust: {keys: [], require_tier1: true}\n", false, ErrNotEditable, ""},
+		{"null spelled out", "trust: null\nremote:\n  max_redirects: 3\n", false, ErrNotEditable, ""},
+		{"keys null spelled out", "trust:\n  keys: ~\n", false, ErrNotEditable, ""},
 		{"name taken", "trust:\n  keys: [{name: author, file: keys/alice.pub}]\n", false, nil, "another key named"},
 		{"key file taken", "", true, nil, "holds another key"},
 	} {
