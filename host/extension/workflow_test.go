@@ -19,7 +19,7 @@ func TestUnverifiedTier1BundleIsNamedAsTier1(t *testing.T) {
 	if !errors.Is(err, ErrUnsigned) {
 		t.Fatalf("got %v", err)
 	}
-	if msg := err.Error(); strings.Contains(msg, "native") || strings.Contains(msg, "tier-2") || !strings.Contains(msg, "tier-1 module") {
+	if msg := err.Error(); strings.Contains(msg, "native") || strings.Contains(msg, "tier-2") || !strings.Contains(msg, "tier-1 module") || !strings.Contains(msg, "its bundle does not verify") {
 		t.Fatalf("the refusal misnames the tier: %v", err)
 	}
 	dir = mkext(t, filepath.Join(t.TempDir(), "demo"), manifest("demo", "target", "  tier2: dist/x\n"), map[string]string{"dist/x": "native"})
