@@ -86,9 +86,12 @@ func (tc extRustToolchain) crateSource() []string {
 	if !tc.debian {
 		return nil
 	}
+	// The source is named "debian", as the recipe in lola's TOOLCHAINS.md
+	// and the projects of older lolas name it: cargo refuses one directory
+	// defined as two sources, and the same name merges with theirs.
 	return []string{
-		"--config", `source.crates-io.replace-with="lola-debian-registry"`,
-		"--config", `source.lola-debian-registry.directory="` + extRustDebian.registry + `"`,
+		"--config", `source.crates-io.replace-with="debian"`,
+		"--config", `source.debian.directory="` + extRustDebian.registry + `"`,
 		"--config", "net.offline=true",
 	}
 }

@@ -76,7 +76,7 @@ func TestExtRustRecipesPerToolchain(t *testing.T) {
 	}
 
 	deb := extRustToolchain{debian: true}
-	src := []string{"--config", `source.crates-io.replace-with="lola-debian-registry"`, "--config", `source.lola-debian-registry.directory="/usr/share/cargo/registry"`, "--config", "net.offline=true"}
+	src := []string{"--config", `source.crates-io.replace-with="debian"`, "--config", `source.debian.directory="/usr/share/cargo/registry"`, "--config", "net.offline=true"}
 	steps, err = deb.tier1Steps("my_ext", "dist/my-ext.wasm")
 	if err != nil || !reflect.DeepEqual(steps[0].args, append([]string{"/usr/bin/cargo", "build", "--release", "--locked", "--target", "wasm32-wasi", "--lib"}, src...)) ||
 		!reflect.DeepEqual(steps[0].env, []string{"RUSTC=/usr/bin/rustc"}) || steps[1].args[1] != filepath.Join("target", "wasm32-wasi", "release", "my_ext.wasm") {
@@ -92,5 +92,30 @@ func TestExtRustRecipesPerToolchain(t *testing.T) {
 	none := extRustToolchain{tier1: extDetectRustMissing}
 	if _, err := none.tier1Steps("x", "dist/x.wasm"); err == nil || !strings.Contains(err.Error(), "rustup target add wasm32-wasip1") {
 		t.Fatalf("no tier-1 toolchain: %v", err)
+	}
+}
+
+// A project an older lola scaffolded carries .cargo/config.toml naming
+// Debian's registry as source "debian": the registry lola passes on the
+// command line has that name too, so cargo merges the two rather than
+// refusing one directory defined as two sources.
+func TestExtRustCrateSourceMergesWithAnOlderScaffold(t *testing.T) {
+	tc := extDetectRust()
+	if !tc.debian {
+		t.Skip("this machine builds Rust with the stock toolchain")
+	}
+	sdk := extOfflineAuthorEnv(t)
+	dir := filepath.Join(t.TempDir(), "older")
+	if code, out, errOut := extCLI(t, "ext", "new", "--lang", "rust", "--sdk", sdk, "older", dir); code != exitOK {
+		t.Fatalf("ext new: %d\n%s%s", code, out, errOut)
+	}
+	os.MkdirAll(filepath.Join(dir, ".cargo"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".cargo", "config.toml"), []byte("[source.crates-io]\nreplace-with = \"debian\"\n\n[source.debian]\ndirectory = \"/usr/share/cargo/registry\"\n\n[net]\noffline = true\n"), 0o644)
+	os.Remove(filepath.Join(dir, "Cargo.lock"))
+	var diag strings.Builder
+	for _, s := range tc.lockfileSteps() {
+		if err := extRunStep(dir, s, &diag); err != nil {
+			t.Fatalf("%v: %v\n%s", s.args, err, diag.String())
+		}
 	}
 }
