@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -181,7 +180,7 @@ or installs use it and --force was not given.`,
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext rm: %w", err))
 			}
 			name := args[0]
-			users, err := extTargetUsers(st.home, name)
+			users, err := install.Dependents(st.home, name)
 			if err != nil {
 				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext rm: %w", err))
 			}
@@ -210,7 +209,7 @@ or installs use it and --force was not given.`,
 // update -a NAME'): each then holds what the new version writes, and what
 // the old version wrote and the new one does not is removed.
 func extReconcileUsers(cmd *cobra.Command, st *lolaState, name string) error {
-	users, err := extTargetUsers(st.home, name)
+	users, err := install.Dependents(st.home, name)
 	if err != nil || len(users) == 0 {
 		if err != nil {
 			return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext update: the extension is updated, but installed.yml cannot be read: %w", err))
@@ -230,20 +229,6 @@ func extReconcileUsers(cmd *cobra.Command, st *lolaState, name string) error {
 		return perr
 	}
 	return nil
-}
-
-// extTargetUsers are the installs whose target is the extension name. A
-// built-in of that name is what those installs run, whatever is removed,
-// so none depends on the removal then.
-func extTargetUsers(home, name string) ([]install.Record, error) {
-	if slices.Contains(extension.BuiltinNames(), name) {
-		return nil, nil
-	}
-	reg, err := install.ReadRegistry(home)
-	if err != nil {
-		return nil, err
-	}
-	return reg.OfAssistant(name), nil
 }
 
 // extRmUsage is one 'lola uninstall' line per install.

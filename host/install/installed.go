@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/internal/filelock"
@@ -223,6 +225,21 @@ func (r *Registry) OfAssistant(assistant string) []Record {
 		}
 	}
 	return out
+}
+
+// Dependents returns the installs home's installed.yml records as made
+// through the target extension target: what removing or replacing that
+// extension affects. None when a built-in has the name: the installs run
+// the built-in whatever becomes of an added extension of that name.
+func Dependents(home, target string) ([]Record, error) {
+	if slices.Contains(extension.BuiltinNames(), target) {
+		return nil, nil
+	}
+	reg, err := ReadRegistry(home)
+	if err != nil {
+		return nil, err
+	}
+	return reg.OfAssistant(target), nil
 }
 
 // Put replaces the record of the same installation (module, assistant,
