@@ -5,12 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/reinstall"
+	"github.com/lola-pm/lola/schema"
 )
 
 func init() {
@@ -148,30 +153,102 @@ func extVerdictText(la *extension.LockArtifact) string {
 
 func newExtRmCmd() *cobra.Command {
 	var home string
+	var force bool
 	c := &cobra.Command{
-		Use:   "rm NAME",
+		Use:   "rm [--force] NAME",
 		Short: "Remove an added extension (or unlink a linked directory)",
 		Long: `Remove the extension NAME that 'lola ext add' installed: its pin leaves
 $LOLA_HOME/extensions.lock, then its directory is deleted. For a directory
 registered with 'lola ext link' only the registration is removed; the
 directory itself is never touched.
 
-Exit status: 0 removed; 2 no extension of that name was added or linked.`,
+A target extension that installs still use (installed.yml records them) is
+not removed: each install is named, with how to uninstall it first
+('lola uninstall MODULE -a NAME'). --force removes it anyway; 'lola
+uninstall' of those installs then works by installed.yml's record: it
+deletes the files lola wrote that still hold what it wrote (an edited one
+is kept), and names what the target wrote into shared files (an
+instructions block, MCP servers), which only the target could take out.
+
+Exit status: 0 removed; 2 no extension of that name was added or linked,
+or installs use it and --force was not given.`,
+		Example: `  # Remove a target no install uses any more
+  lola ext rm my-target
+
+  # Remove it although installs use it; uninstall them by the record after
+  lola ext rm --force my-target
+  lola uninstall my-skills -a my-target`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openState(home)
 			if err != nil {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext rm: %w", err))
 			}
-			if err := extension.Remove(st.home, args[0]); err != nil {
+			name := args[0]
+			users, err := install.Dependents(st.home, name)
+			if err != nil {
+				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext rm: %w", err))
+			}
+			if len(users) > 0 && !force {
+				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext rm: %d install(s) use %s as their target; uninstall them first:\n%s\nor remove it anyway with --force ('lola uninstall' then removes, by installed.yml's record, the files lola wrote for them); nothing was removed",
+					len(users), shown(name), extRmUsage(users, name)))
+			}
+			if err := extension.Remove(st.home, name); err != nil {
 				return exitcode.Wrap(exitcode.Usage, fmt.Errorf("ext rm: %w", err))
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "removed %s\n", args[0])
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %s\n", shown(name))
+			if len(users) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: %d install(s) used %s; uninstall each (lola removes, by installed.yml's record, the files it wrote for them; 'lola update' stops at them until then):\n%s\n",
+					len(users), shown(name), extRmUsage(users, name))
+			}
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&force, "force", false, "remove a target extension although installs use it")
 	c.Flags().StringVar(&home, "home", "", "Lola's state directory (default $LOLA_HOME, else ~/.lola)")
 	return c
+}
+
+// extReconcileUsers runs again, through the extension name just updated,
+// the installs that use it as their target (host/reinstall, as 'lola
+// update -a NAME'): each then holds what the new version writes, and what
+// the old version wrote and the new one does not is removed.
+func extReconcileUsers(cmd *cobra.Command, st *lolaState, name string) error {
+	users, err := install.Dependents(st.home, name)
+	if err != nil || len(users) == 0 {
+		if err != nil {
+			return exitcode.Wrap(exitcode.Internal, fmt.Errorf("ext update: the extension is updated, but installed.yml cannot be read: %w", err))
+		}
+		return nil
+	}
+	var o install.Options
+	if err := installStateOptions(cmd, st, &o); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "reinstalling the %d install(s) that use %s:\n", len(users), shown(name))
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	res, err := reinstall.Run(ctx, o, reinstall.Filter{Assistant: name})
+	if perr := printReinstall(cmd, res, err, false, "no longer written by the new "+shown(name)); perr != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "lola: %s is updated; run lola update -a %s for the installs not reinstalled\n", shown(name), shown(name))
+		return perr
+	}
+	return nil
+}
+
+// extRmUsage is one 'lola uninstall' line per install.
+func extRmUsage(users []install.Record, name string) string {
+	lines := make([]string, len(users))
+	for i, r := range users {
+		l := "  lola uninstall " + shown(r.Module) + " -a " + shown(name)
+		if r.Scope == string(schema.ScopeUser) {
+			l += " --scope user"
+		} else {
+			l += " " + shownText(r.ProjectPath)
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
 }
 
 func newExtUpdateCmd() *cobra.Command {
@@ -197,10 +274,19 @@ carries its token there), so such a source cannot be fetched as recorded:
 name it again with --from, which also moves an extension to a new source
 (the new version must have the same name). The pin then records --from.
 
+A target extension's installs (installed.yml records them) are then run
+again through the new version, as 'lola update -a NAME' runs them (hooks
+included), so what they hold is what the new version writes; the files the
+old version wrote that the new one no longer writes are removed when they
+still hold what lola wrote (one you changed is kept and named). The first
+install that fails stops the run: the extension stays updated, and
+'lola update -a NAME' runs the rest.
+
 Exit status: 0 updated; 1 the remote client could not be set up; 2 refused
 (widening not accepted, unsigned native artifact, no such extension, a
 redacted source without --from, source not fetched); 3 a rule or bound
-refused the source (path.*, remote.*, module.*).`,
+refused the source (path.*, remote.*, module.*); after the update, an
+install that failed exits with its code, as 'lola update' does.`,
 		Example: `  # Re-fetch from the recorded source
   lola ext update my-target
 
@@ -241,7 +327,7 @@ refused the source (path.*, remote.*, module.*).`,
 				return extAddError("update", err)
 			}
 			extPrintPinned(cmd.OutOrStdout(), "updated", got)
-			return nil
+			return extReconcileUsers(cmd, st, args[0])
 		},
 	}
 	c.Flags().BoolVar(&accept, "accept", false, "accept what the new version asks for beyond the installed one")
@@ -265,6 +351,10 @@ it will once added.
 DIR must hold no symbolic link. A native (tier-2) artifact still needs a
 verifying <artifact>.sigstore.json or --allow-unsigned, which opts in for
 the artifact's present bytes only: after a rebuild, sign it or link again.
+When the tier-1 module is built too, an unsigned native build does not
+stop the link: the tier-1 module is linked (it is what runs when both are
+built) and the native artifact is named as ignored until it is signed
+(lola ext sign) or opted in (--allow-unsigned).
 
 Exit status: 0 linked; 2 refused.`,
 		Args: cobra.ExactArgs(1),
@@ -282,6 +372,10 @@ Exit status: 0 linked; 2 refused.`,
 				return extAddError("link", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "linked %s (dev) to %s\n", got.Name, shownText(got.Entry.Dir))
+			if got.IgnoredNative != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lola: note: the tier-1 module is linked; the native (tier-2) artifact is ignored until it is signed (lola ext sign --key KEY %s) or opted in (lola ext link --allow-unsigned): %s\n",
+					shownText(args[0]), shownText(got.IgnoredNative.Error()))
+			}
 			return nil
 		},
 	}

@@ -70,30 +70,26 @@ var extLanguages = []extLanguage{
 		},
 	},
 	{
-		// Tier 1 with Debian's rustc 1.63 (wasm32-wasi; rustup cannot add
-		// targets here), tier 2 with rustup's cargo; crates from Debian's
-		// registry through the scaffold's .cargo/config.toml. Debian's cargo
-		// writes the lockfile, in the v3 format both cargos read.
+		// A standard cargo project (crates.io, rustup's wasm32-wasip1);
+		// ext_build_rust.go says how a machine without those builds it,
+		// without anything machine-specific in the project.
 		name:      "rust",
 		template:  "rust",
 		marker:    "Cargo.toml",
-		toolchain: []string{"/usr/bin/cargo", "/usr/bin/rustc", "cargo"},
+		toolchain: []string{"cargo"},
 		tier1: func(dir, out string) ([]extBuildStep, error) {
 			stem, err := extCargoLibStem(dir)
-			return []extBuildStep{
-				{args: []string{"/usr/bin/cargo", "build", "--release", "--locked", "--target", "wasm32-wasi", "--lib"}, env: []string{"RUSTC=/usr/bin/rustc"}},
-				{args: []string{"cp", filepath.Join("target", "wasm32-wasi", "release", stem+".wasm"), out}},
-			}, err
+			if err != nil {
+				return nil, err
+			}
+			return extDetectRust().tier1Steps(stem, out)
 		},
 		tier2: func(dir, out string) ([]extBuildStep, error) {
 			stem, err := extCargoLibStem(dir)
-			return []extBuildStep{
-				{args: []string{"cargo", "build", "--release", "--locked"}},
-				{args: []string{"cp", filepath.Join("target", "release", strings.ReplaceAll(stem, "_", "-")), out}},
-			}, err
+			return extDetectRust().tier2Steps(stem, out), err
 		},
 		afterNew: func(dir string) []extBuildStep {
-			return []extBuildStep{{args: []string{"/usr/bin/cargo", "generate-lockfile"}, env: []string{"RUSTC=/usr/bin/rustc"}}}
+			return extDetectRust().lockfileSteps()
 		},
 	},
 	{
@@ -248,8 +244,17 @@ go.mod, rust: Cargo.toml, assemblyscript: package.json). The recipes:
   go  tier 1: GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w"
       tier 2: CGO_ENABLED=0 go build -trimpath -ldflags="-s -w"
 A missing toolchain is named in the error; ` + "`make setup`" + ` installs it.
+
+A Sigstore bundle beside a rebuilt artifact (<artifact>.sigstore.json)
+that signed other bytes is removed, and named: it can never vouch for the
+new build, and left in place it would make 'lola ext add' and 'lola ext
+link' refuse it with a digest mismatch. Sign the build again with 'lola ext
+sign --key KEY DIR'. A bundle whose signed digest cannot be read is left
+alone, with a warning.
+
 Sizes are reported per artifact; --json prints
-  {"name": NAME, "lang": LANG, "artifacts": [{"tier": 1, "path": "dist/NAME.wasm", "bytes": N}, ...]}`,
+  {"name": NAME, "lang": LANG, "artifacts": [{"tier": 1, "path": "dist/NAME.wasm", "bytes": N}, ...],
+   "removed_bundles": ["dist/NAME.sigstore.json", ...]}`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
@@ -276,14 +281,19 @@ Sizes are reported per artifact; --json prints
 			if err != nil {
 				return exitcode.Wrap(exitcode.Internal, err)
 			}
+			stale, err := extRemoveStaleBundles(cmd, dir, built)
+			if err != nil {
+				return exitcode.Wrap(exitcode.Internal, err)
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
 				return enc.Encode(struct {
-					Name      string             `json:"name"`
-					Lang      string             `json:"lang"`
-					Artifacts []extBuiltArtifact `json:"artifacts"`
-				}{name, lang.name, built})
+					Name           string             `json:"name"`
+					Lang           string             `json:"lang"`
+					Artifacts      []extBuiltArtifact `json:"artifacts"`
+					RemovedBundles []string           `json:"removed_bundles"`
+				}{name, lang.name, built, append([]string{}, stale.Removed...)})
 			}
 			for _, a := range built {
 				fmt.Fprintf(out, "tier %d  %-28s %s (%d bytes)\n", a.Tier, a.Path, extHumanSize(a.Bytes), a.Bytes)
@@ -294,6 +304,30 @@ Sizes are reported per artifact; --json prints
 	c.Flags().StringVar(&tier, "tier", "both", "which tier to build: 1, 2 or both")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as one JSON object")
 	return c
+}
+
+// extRemoveStaleBundles removes the bundles beside the rebuilt artifacts
+// that signed other bytes (host/extension.RemoveStaleBundles says why
+// removing, not only warning) and names each on stderr, with those whose
+// digest could not be read.
+func extRemoveStaleBundles(cmd *cobra.Command, dir string, built []extBuiltArtifact) (extension.StaleBundles, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return extension.StaleBundles{}, err
+	}
+	rels := make([]string, len(built))
+	for i, a := range built {
+		rels[i] = a.Path
+	}
+	st, err := extension.RemoveStaleBundles(abs, rels)
+	diag := cmd.ErrOrStderr()
+	for _, b := range st.Removed {
+		fmt.Fprintf(diag, "lola: removed %s: it signed the previous build, not this one; sign again: lola ext sign --key KEY %s\n", shownText(b), shownText(dir))
+	}
+	for _, b := range st.Unjudged {
+		fmt.Fprintf(diag, "lola: warning: %s was left as it is: what it signs cannot be read, so it may not match this build\n", shownText(b))
+	}
+	return st, err
 }
 
 // extBuildTarget is one artifact to build: its tier (1 or 2) and the

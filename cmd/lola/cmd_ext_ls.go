@@ -34,14 +34,18 @@ ext add (verified:key:NAME, unsigned-opted-in, unsigned), dev, unpinned for
 an installed extension nothing pins, - for a built-in.
 
 An installed extension that cannot be loaded (a broken manifest, an unknown
-capability, a directory named differently from its manifest, a name that
-clashes with a built-in) is never skipped silently: it is reported on
-stderr (and under "problems" with --json) and the exit status is 1.
+capability, a directory named differently from its manifest) is never
+skipped silently: it is reported on stderr (and under "problems" with
+--json) and the exit status is 1. One named as a built-in (lola ext add
+refuses such a name; an older lola did not) is reported as a warning
+(under "warnings" with --json): the built-in runs instead, and lola ext rm
+NAME removes the unused copy.
 
 --json prints one object:
   {"extensions": [{"name": ..., "version": ..., "kind": ..., "tier": ...,
                    "capabilities": [...], "source": "builtin"|"home"}],
-   "problems": [{"where": ..., "error": ...}]}
+   "problems": [{"where": ..., "error": ...}],
+   "warnings": [{"where": ..., "error": ...}]}
 
 Exit status: 0 listed; 1 at least one extension could not be loaded (the
 others are still listed); 2 $LOLA_HOME is unusable.`,
@@ -156,7 +160,8 @@ func runExtLs(cmd *cobra.Command, asJSON bool) error {
 		rep := struct {
 			Extensions []extLsEntry `json:"extensions"`
 			Problems   []extProblem `json:"problems"`
-		}{Extensions: []extLsEntry{}, Problems: []extProblem{}}
+			Warnings   []extProblem `json:"warnings"`
+		}{Extensions: []extLsEntry{}, Problems: []extProblem{}, Warnings: []extProblem{}}
 		for _, e := range exts {
 			caps := e.Capabilities().List()
 			if caps == nil {
@@ -168,6 +173,10 @@ func runExtLs(cmd *cobra.Command, asJSON bool) error {
 			})
 		}
 		for _, p := range probs {
+			if errors.Is(p.Err, extension.ErrShadowedByBuiltin) {
+				rep.Warnings = append(rep.Warnings, extProblem{Where: p.Where(), Error: p.Err.Error()})
+				continue
+			}
 			rep.Problems = append(rep.Problems, extProblem{Where: p.Where(), Error: p.Err.Error()})
 		}
 		enc := json.NewEncoder(out)
@@ -178,12 +187,17 @@ func runExtLs(cmd *cobra.Command, asJSON bool) error {
 	} else {
 		extLsTable(out, exts)
 	}
-	if len(probs) == 0 {
-		return nil
+	var msgs []string
+	for _, p := range probs {
+		if errors.Is(p.Err, extension.ErrShadowedByBuiltin) {
+			// Unused, not broken: the listing stands.
+			fmt.Fprintf(cmd.ErrOrStderr(), "lola: warning: ext ls: %s\n", shownText(p.Error()))
+			continue
+		}
+		msgs = append(msgs, "ext ls: "+p.Error())
 	}
-	msgs := make([]string, len(probs))
-	for i, p := range probs {
-		msgs[i] = "ext ls: " + p.Error()
+	if len(msgs) == 0 {
+		return nil
 	}
 	return exitcode.Wrap(exitcode.Internal, errors.New(strings.Join(msgs, "\nlola: ")))
 }

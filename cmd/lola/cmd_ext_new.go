@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"text/template"
 
@@ -33,6 +34,8 @@ type extTemplateData struct {
 	// dependency), relative when possible, or "" when no checkout was found.
 	SDKRust           string
 	SDKAssemblyScript string
+	// SDKRustVersion is the version SDKRust's Cargo.toml declares, or "".
+	SDKRustVersion string
 	// CrateIdent is Name as a Rust identifier (dashes become underscores).
 	CrateIdent string
 }
@@ -138,6 +141,33 @@ func extRequireEmptyDir(dir string) error {
 }
 
 func extNewTemplateData(name, dir, shippedFlag, sdkGoFlag string) (extTemplateData, error) {
+	d, err := extNewTemplateSDKs(name, dir, shippedFlag, sdkGoFlag)
+	if err == nil && d.SDKRust != "" {
+		p := filepath.FromSlash(d.SDKRust)
+		if !filepath.IsAbs(p) {
+			abs, _ := filepath.Abs(dir)
+			p = filepath.Join(abs, p)
+		}
+		d.SDKRustVersion = extCargoPackageVersion(p)
+	}
+	return d, err
+}
+
+// extCargoPackageVersion is the package version of the Cargo.toml in dir,
+// or "" when it cannot be read.
+func extCargoPackageVersion(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "Cargo.toml"))
+	if err != nil {
+		return ""
+	}
+	m := regexp.MustCompile(`(?m)^version\s*=\s*"([0-9A-Za-z.+-]+)"`).FindSubmatch(b)
+	if m == nil {
+		return ""
+	}
+	return string(m[1])
+}
+
+func extNewTemplateSDKs(name, dir, shippedFlag, sdkGoFlag string) (extTemplateData, error) {
 	d := extTemplateData{Name: name, Module: name, GoVersion: "1.26", CrateIdent: strings.ReplaceAll(name, "-", "_")}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -248,7 +278,7 @@ func extReplacePath(from, target string) string {
 }
 
 // extDotNames spells every path component that begins with "dot-" with a
-// leading "." instead (dot-cargo/config.toml -> .cargo/config.toml): a
+// leading "." instead (dot-gitignore -> .gitignore): a
 // template never holds a dot-file, which tools would treat as their own.
 func extDotNames(rel string) string {
 	if rel == "" {

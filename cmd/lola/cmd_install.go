@@ -223,12 +223,20 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 	if err != nil {
 		return o, exitcode.Wrap(exitcode.Usage, err)
 	}
+	return o, installStateOptions(cmd, st, &o)
+}
+
+// installStateOptions sets what every install under st shares: the home,
+// configuration, trust policy, remote client, and where warnings and
+// progress go.
+func installStateOptions(cmd *cobra.Command, st *lolaState, o *install.Options) error {
+	var err error
 	o.Home, o.Config = st.home, st.cfg
 	if o.Trust, err = extTrust(st); err != nil {
-		return o, exitcode.Wrap(exitcode.Usage, err)
+		return exitcode.Wrap(exitcode.Usage, err)
 	}
 	if o.Remote, err = st.remoteClient(); err != nil {
-		return o, exitcode.Wrap(exitcode.Usage, err)
+		return exitcode.Wrap(exitcode.Usage, err)
 	}
 	o.ExtraEnv = installTestEnv
 	errOut := cmd.ErrOrStderr()
@@ -236,7 +244,7 @@ func installOptions(cmd *cobra.Command, scope string, args []string) (install.Op
 	if installIsTerminal(errOut) {
 		o.Progress = func(s string) { fmt.Fprintln(errOut, "lola: "+s+" ...") }
 	}
-	return o, nil
+	return nil
 }
 
 // installIsTerminal reports whether w (a reader or writer) is a terminal

@@ -41,7 +41,13 @@ empty. The record leaves $LOLA_HOME/installed.yml. Install hooks do not run.
 
 Only files lola wrote and that still hold what it wrote are deleted: a file
 you edited since the install, or one you added inside a directory lola
-created, is kept and named in the output. Symbolic links the install
+created, is kept and named in the output.
+
+When the target extension is gone (lola ext rm --force removed it), the
+uninstall goes by installed.yml's record instead: the files lola recorded
+writing that still hold what it wrote are deleted (one plan, audited as
+` + install.ByRecordProposer + `); what the target wrote into shared files (an
+instructions block, MCP servers) stays, and a warning names it. Symbolic links the install
 replaced (--replace-symlinks) are put back once their directory is empty.
 
 Without -a, every assistant installed.yml records for MODULE in that scope
@@ -82,7 +88,17 @@ trust refused it (nothing ran); 5 rolled back; 6 rollback failed.`,
 }
 
 func runUninstall(cmd *cobra.Command, f uninstallFlags, args []string) error {
-	if err := checkAssistantFlag([]string{f.assistant}, nil); err != nil {
+	// An assistant installed.yml records passes even when its target is
+	// gone (lola ext rm --force): the uninstall then goes by the record.
+	recorded := func(a string) bool {
+		home, err := lolaHome("")
+		if err != nil {
+			return false
+		}
+		reg, err := install.ReadRegistry(home)
+		return err == nil && len(reg.OfAssistant(a)) > 0
+	}
+	if err := checkAssistantFlag([]string{f.assistant}, recorded); err != nil {
 		return err
 	}
 	o, err := installOptions(cmd, f.scope, args)

@@ -60,55 +60,14 @@ install's code, as 'lola install' has them.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			res, err := reinstall.Run(ctx, o, f)
-			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if err == nil && len(res.Done) == 0 && len(res.Stale) == 0 {
-				fmt.Fprintln(out, "No installations to update")
+				fmt.Fprintln(cmd.OutOrStdout(), "No installations to update")
 				return nil
 			}
-			for _, d := range res.Done {
-				fmt.Fprintf(out, "  %s  %s  %s: %s\n", shown(d.Record.Module), shown(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
-				for _, p := range d.Stale.Removed {
-					fmt.Fprintf(out, "    - %s (no longer in the module)\n", shownText(p))
-				}
-				for _, n := range d.Stale.Servers {
-					fmt.Fprintf(out, "    - mcp:%s (no longer in the module)\n", shown(n))
-				}
-				for _, p := range d.Stale.Kept {
-					fmt.Fprintf(errOut, "lola: warning: %s is no longer in the module but changed since lola wrote it; kept\n", shownText(p))
-				}
-				for _, s := range d.Stale.KeptServers {
-					fmt.Fprintf(errOut, "lola: warning: mcp:%s in %s is no longer in the module but is not as lola wrote it (changed since, or installed before lola recorded server values); kept\n", shown(s.Name), shownText(s.Path))
-				}
-				if verbose && d.Report.Result != nil {
-					for _, c := range d.Report.Result.Changes {
-						installPrintChange(out, c)
-					}
-				}
+			if err := printReinstall(cmd, res, err, verbose, "no longer in the module"); err != nil {
+				return err
 			}
-			for _, r := range res.Stale {
-				fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", shown(r.Module), shown(r.Assistant), shownText(r.ProjectPath))
-			}
-			if err != nil {
-				if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
-					return exitcode.Wrap(exitcode.Internal, err)
-				}
-				code := exitcode.ForStopped(res.Failed.Report, res.Failed.Err)
-				ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
-				for _, r := range res.Remaining {
-					fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", shown(r.Module), shown(r.Assistant), updateWhere(r))
-				}
-				if !res.Correlation.IsZero() {
-					fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
-				}
-				if ferr == nil { // the report said nothing of the failure: the run's error does
-					ferr = exitcode.Wrap(code, err)
-				}
-				return ferr
-			}
-			if !res.Correlation.IsZero() {
-				fmt.Fprintf(out, "audit correlation %s\n", res.Correlation)
-			}
-			fmt.Fprintln(out, "Update complete")
+			fmt.Fprintln(cmd.OutOrStdout(), "Update complete")
 			return nil
 		},
 	}
@@ -117,6 +76,58 @@ install's code, as 'lola install' has them.`,
 	fl.BoolVarP(&verbose, "verbose", "v", false, "list every file each install changed")
 	fl.BoolVar(&dryRun, "dry-run", false, "check every plan; change nothing")
 	return c
+}
+
+// printReinstall prints a reinstall.Run: each install done, with the stale
+// files and servers removed (gone says why: "no longer in the module") or
+// kept, the stale projects, and the failure that stopped the run, whose
+// exit code it returns.
+func printReinstall(cmd *cobra.Command, res reinstall.Result, err error, verbose bool, gone string) error {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	for _, d := range res.Done {
+		fmt.Fprintf(out, "  %s  %s  %s: %s\n", shown(d.Record.Module), shown(d.Record.Assistant), updateWhere(d.Record), updateCounts(d.Report))
+		for _, p := range d.Stale.Removed {
+			fmt.Fprintf(out, "    - %s (%s)\n", shownText(p), gone)
+		}
+		for _, n := range d.Stale.Servers {
+			fmt.Fprintf(out, "    - mcp:%s (%s)\n", shown(n), gone)
+		}
+		for _, p := range d.Stale.Kept {
+			fmt.Fprintf(errOut, "lola: warning: %s is %s but changed since lola wrote it; kept\n", shownText(p), gone)
+		}
+		for _, s := range d.Stale.KeptServers {
+			fmt.Fprintf(errOut, "lola: warning: mcp:%s in %s is no longer in the module but is not as lola wrote it (changed since, or installed before lola recorded server values); kept\n", shown(s.Name), shownText(s.Path))
+		}
+		if verbose && d.Report.Result != nil {
+			for _, c := range d.Report.Result.Changes {
+				installPrintChange(out, c)
+			}
+		}
+	}
+	for _, r := range res.Stale {
+		fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", shown(r.Module), shown(r.Assistant), shownText(r.ProjectPath))
+	}
+	if err != nil {
+		if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
+			return exitcode.Wrap(exitcode.Internal, err)
+		}
+		code := exitcode.ForStopped(res.Failed.Report, res.Failed.Err)
+		ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
+		for _, r := range res.Remaining {
+			fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", shown(r.Module), shown(r.Assistant), updateWhere(r))
+		}
+		if !res.Correlation.IsZero() {
+			fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
+		}
+		if ferr == nil { // the report said nothing of the failure: the run's error does
+			ferr = exitcode.Wrap(code, err)
+		}
+		return ferr
+	}
+	if !res.Correlation.IsZero() {
+		fmt.Fprintf(out, "audit correlation %s\n", res.Correlation)
+	}
+	return nil
 }
 
 func updateWhere(r install.Record) string {

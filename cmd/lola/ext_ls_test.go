@@ -79,13 +79,14 @@ func TestExtLs(t *testing.T) {
 		var rep struct {
 			Extensions []map[string]any `json:"extensions"`
 			Problems   []map[string]any `json:"problems"`
+			Warnings   []map[string]any `json:"warnings"`
 		}
 		dec := json.NewDecoder(strings.NewReader(out))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&rep); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		if len(rep.Extensions) != 2 || len(rep.Problems) != 0 {
+		if len(rep.Extensions) != 2 || len(rep.Problems) != 0 || rep.Warnings == nil || len(rep.Warnings) != 0 {
 			t.Fatalf("got %+v", rep)
 		}
 		e := rep.Extensions[0]

@@ -110,6 +110,9 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 			prep = "from"
 		}
 		fmt.Fprintf(out, "%s %s for %s %s %s: %s\n", past, shown(rep.Module), shown(rep.Assistant), prep, where, installChangeCounts(pr.Changes))
+		if rep.ByRecord {
+			fmt.Fprintf(out, "  by installed.yml's record: the target extension %s is gone\n", shown(rep.Assistant))
+		}
 		for _, c := range pr.Changes {
 			installPrintChange(out, c)
 		}

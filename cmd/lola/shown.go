@@ -1,6 +1,10 @@
 package main
 
-import "github.com/lola-pm/lola/schema/lexical"
+import (
+	"strings"
+
+	"github.com/lola-pm/lola/schema/lexical"
+)
 
 // Untrusted text reaches people through these two, and only these: a
 // module, assistant, extension or marketplace name, a version, a ref, a
@@ -15,3 +19,13 @@ func shown(s string) string { return lexical.Printable(s, lexical.LineEcho) }
 // shownText renders a path, URL, source, diagnostic or line of output
 // (lexical.TextEcho).
 func shownText(s string) string { return lexical.Printable(s, lexical.TextEcho) }
+
+// shownLines renders text of several lines line by line with shownText,
+// keeping its line breaks (a diff, a YAML snippet naming a key file).
+func shownLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = shownText(l)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -19,14 +19,7 @@ type lolaState struct {
 // openState resolves the state directory (--home, else $LOLA_HOME, else
 // ~/.lola) and loads config.yaml strictly (absent means defaults).
 func openState(home string) (*lolaState, error) {
-	if home == "" {
-		h, err := config.Home()
-		if err != nil {
-			return nil, err
-		}
-		home = h
-	}
-	abs, err := filepath.Abs(home)
+	abs, err := lolaHome(home)
 	if err != nil {
 		return nil, err
 	}
@@ -35,6 +28,19 @@ func openState(home string) (*lolaState, error) {
 		return nil, err // config.Load names config.yaml itself
 	}
 	return &lolaState{home: abs, cfg: cfg}, nil
+}
+
+// lolaHome is the state directory, absolute: --home, else $LOLA_HOME, else
+// ~/.lola. Nothing in it is read.
+func lolaHome(home string) (string, error) {
+	if home == "" {
+		h, err := config.Home()
+		if err != nil {
+			return "", err
+		}
+		home = h
+	}
+	return filepath.Abs(home)
 }
 
 func (s *lolaState) auditPath() string { return filepath.Join(s.home, audit.FileName) }

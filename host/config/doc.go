@@ -12,6 +12,11 @@
 //     root-relative. An absent key takes its documented default; an explicit
 //     zero or negative limit is an error, never "unlimited".
 //   - Nothing an extension declares is read here: this file is the operator's.
+//   - The one edit this package makes (TrustKey, for lola ext sign --trust)
+//     inserts one trust.keys entry as text, keeps every other line, checks
+//     the result decodes to the old document plus that entry, and never
+//     rewrites a file that does not parse; it writes by descriptor,
+//     atomically, never through a symbolic link.
 //
 // Non-guarantees: the package does not check file ownership or mode of
 // config.yaml (it carries no secret); credentials live in a separate file,

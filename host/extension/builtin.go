@@ -91,6 +91,17 @@ func BuiltinNames() []string {
 	return out
 }
 
+// notBuiltin refuses name when a built-in extension has it.
+func notBuiltin(name string) error {
+	builtins.Lock()
+	_, ok := builtins.byName[name]
+	builtins.Unlock()
+	if ok {
+		return fmt.Errorf("%s %w", quote(name), ErrBuiltinName)
+	}
+	return nil
+}
+
 func builtinOf(name string) builtin {
 	builtins.Lock()
 	defer builtins.Unlock()

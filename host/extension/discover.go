@@ -21,6 +21,13 @@ type Catalog struct {
 	problems []Problem    // sorted by Where
 }
 
+// ErrShadowedByBuiltin is the Problem of an installed extension named as a
+// built-in (placed by hand, or by a lola that did not refuse the name):
+// it loads, but the built-in is the one that runs. Callers may report it
+// as a warning rather than a failure: nothing is broken, one directory is
+// unused.
+var ErrShadowedByBuiltin = errors.New("clashes with the built-in extension of the same name, which runs instead; refused")
+
 // Problem is an extension discovery could not load: Where names it without
 // a host path ("builtin claude-code", "home extensions/foo"), Err says why.
 type Problem struct {
@@ -124,8 +131,10 @@ func Discover(home string) (*Catalog, error) {
 			prob(err)
 		case e.Name() != name:
 			prob(fmt.Errorf("%s: name %s differs from the directory name", ManifestFile, quote(e.Name())))
+		case names[name] && lock.Extensions[name] != nil:
+			prob(fmt.Errorf("%w; lola ext rm %s removes it", ErrShadowedByBuiltin, name))
 		case names[name]:
-			prob(errors.New("clashes with the built-in extension of the same name; refused"))
+			prob(fmt.Errorf("%w; nothing pins it: delete $LOLA_HOME/%s/%s", ErrShadowedByBuiltin, ExtensionsDir, name))
 		case lock.Extensions[name] != nil && lock.Extensions[name].Dev:
 			prob(errors.New("is both installed and linked in the lock file; refused"))
 		default:

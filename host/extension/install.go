@@ -19,9 +19,12 @@ import (
 var (
 	ErrExists      = errors.New("an extension of that name is already installed (lola ext update, or lola ext rm first)")
 	ErrNotPinned   = errors.New("no extension of that name was added or linked (lola ext ls)")
-	ErrUnsigned    = errors.New("native (tier-2) artifact is not signed by a trusted key or identity")
+	ErrUnsigned    = errors.New("not signed by a trusted key or identity")
 	ErrNotAccepted = errors.New("the update asks for more than the installed version; refused (the installed version is unchanged)")
 	ErrName        = errors.New("--name differs from the manifest's name")
+	// ErrBuiltinName: the manifest names a built-in extension, which an
+	// added or linked one can neither replace nor shadow.
+	ErrBuiltinName = errors.New("is the name of a built-in extension, which cannot be replaced or shadowed; give the extension another name in its manifest")
 	// ErrSourceHeldBack: the lock records a URL with its query values or
 	// userinfo redacted (they may be a token), so it is not the URL that
 	// was fetched; Update needs the source again (AddOptions.From).
@@ -90,6 +93,10 @@ type Added struct {
 	Name     string
 	Entry    *LockEntry
 	Widening Widening // Update only: what was accepted
+	// IgnoredNative (Link only) is why the native (tier-2) artifact was
+	// not linked (it wraps ErrUnsigned): the tier-1 module was, and runs;
+	// nil when there was nothing to ignore.
+	IgnoredNative error
 }
 
 // Add installs the extension at source (a built extension directory, a
@@ -115,6 +122,7 @@ type Added struct {
 //     (<artifact>.sigstore.json) that o.Trust verifies for exactly those
 //     bytes, or be opted in by o.AllowUnsigned (ErrUnsigned otherwise);
 //     a present bundle that does not verify is refused even for tier 1;
+//   - a name that is a built-in's is refused (ErrBuiltinName);
 //   - only then is the tree renamed into place (never over an existing
 //     extension: ErrExists) and the lock rewritten atomically. On any
 //     error $LOLA_HOME is as it was.
@@ -134,6 +142,9 @@ func Add(home, source string, o AddOptions) (*Added, error) {
 	}
 	defer st.cleanup()
 	name := st.ext.Name()
+	if err := notBuiltin(name); err != nil {
+		return nil, err
+	}
 	if _, ok := lock.Extensions[name]; ok {
 		return nil, fmt.Errorf("%s: %w", name, ErrExists)
 	}
@@ -249,9 +260,14 @@ func checkArtifact(e *Extension, a Artifact, tp TrustPolicy, allowUnsigned bool)
 		la.Verdict = VerdictOptedIn
 	case errors.Is(verr, errNoBundle) && !required:
 		la.Verdict = VerdictUnsigned
+	case !required:
+		// A tier-1 module may run unsigned, but a bundle beside it claims
+		// a signature, and a claim that does not verify is refused.
+		return nil, fmt.Errorf("artifacts.%s %s (%s): %w: its bundle does not verify: %v (sign it again with lola ext sign and trust the key, remove the bundle to add it unsigned, or opt in for these exact bytes with --allow-unsigned)",
+			a.tier, quote(a.path.String()), a.tier.Describe(), ErrUnsigned, verr)
 	default:
-		return nil, fmt.Errorf("artifacts.%s %s: %w: %v (sign it with lola ext sign or cosign sign-blob, trust the key in config.yaml, or opt in for these exact bytes with --allow-unsigned)",
-			a.tier, quote(a.path.String()), ErrUnsigned, verr)
+		return nil, fmt.Errorf("artifacts.%s %s (%s): %w: %v (sign it with lola ext sign or cosign sign-blob, trust the key in config.yaml, or opt in for these exact bytes with --allow-unsigned)",
+			a.tier, quote(a.path.String()), a.tier.Describe(), ErrUnsigned, verr)
 	}
 	return la, nil
 }

@@ -17,10 +17,16 @@ import (
 //     to its manifest or artifacts, nor anywhere beneath it (a link could
 //     make the directory say something else between runs); the same check
 //     runs again at every load;
-//   - a name already installed, linked or built in is refused (ErrExists);
+//   - a name already installed or linked is refused (ErrExists), a
+//     built-in's name too (ErrBuiltinName);
 //   - a tier-2 artifact still needs a verifying bundle or the opt-in: with
 //     o.AllowUnsigned the opt-in is recorded for the artifact's present
-//     bytes only, so a rebuild needs a new opt-in (or a signature).
+//     bytes only, so a rebuild needs a new opt-in (or a signature). When
+//     it has neither and the tier-1 module is built, the directory is
+//     linked for tier 1 (which runs when both are built) and
+//     Added.IgnoredNative says why the native one is not: the wasm-only
+//     development loop needs no deleting of the native build. A run of
+//     the native artifact is still held to PinFor's rule.
 //
 // The path is recorded absolute; it is the user's own directory and is
 // shown to the user only.
@@ -46,16 +52,14 @@ func Link(home, dir string, o AddOptions) (*Added, error) {
 	if o.Name != "" && o.Name != name {
 		return nil, fmt.Errorf("%w (%s, manifest %s)", ErrName, quote(o.Name), quote(name))
 	}
+	if err := notBuiltin(name); err != nil {
+		return nil, err
+	}
 	if _, ok := lock.Extensions[name]; ok {
 		return nil, fmt.Errorf("%s: %w", name, ErrExists)
 	}
 	if _, err := os.Lstat(filepath.Join(home, ExtensionsDir, name)); err == nil {
 		return nil, fmt.Errorf("%s: %w", name, ErrExists)
-	}
-	for _, b := range BuiltinNames() {
-		if b == name {
-			return nil, fmt.Errorf("%s: %w (built in)", name, ErrExists)
-		}
 	}
 	if err := noSymlinks(abs); err != nil {
 		return nil, err
@@ -66,12 +70,15 @@ func Link(home, dir string, o AddOptions) (*Added, error) {
 	}
 	ent := &LockEntry{Source: abs, Dev: true, Dir: abs, Version: e.Version(),
 		Artifacts: map[Tier]*LockArtifact{}, Added: now.UTC().Truncate(time.Second)}
+	var ignored error
 	if a, ok := e.Artifact(Tier2); ok && a.present {
 		la, err := checkArtifact(e, a, o.Trust, o.AllowUnsigned)
-		if err != nil {
+		switch {
+		case err != nil && errors.Is(err, ErrUnsigned) && e.Tier() == Tier1:
+			ignored = err
+		case err != nil:
 			return nil, err
-		}
-		if la.Verdict == VerdictOptedIn {
+		case la.Verdict == VerdictOptedIn:
 			ent.Artifacts[Tier2] = la // the opt-in is for these bytes only
 		}
 	}
@@ -79,7 +86,7 @@ func Link(home, dir string, o AddOptions) (*Added, error) {
 	if err := WriteLock(home, lock); err != nil {
 		return nil, err
 	}
-	return &Added{Name: name, Entry: ent}, nil
+	return &Added{Name: name, Entry: ent, IgnoredNative: ignored}, nil
 }
 
 // maxLinkEntries bounds the symlink walk of a linked directory.

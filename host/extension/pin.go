@@ -111,7 +111,7 @@ func (e *Extension) PinFor(t Tier, tp TrustPolicy) (RunPin, error) {
 			if t != Tier2 {
 				return RunPin{}, unsigned(e.Name()+" (linked)", "its present bytes carry no bundle the trust policy verifies: "+err.Error())
 			}
-			return RunPin{}, fmt.Errorf("extension %s (linked): artifacts.tier2: %w: %v (an opt-in covers only the bytes it was given for; link again with --allow-unsigned)", e.Name(), ErrUnsigned, err)
+			return RunPin{}, fmt.Errorf("extension %s (linked): artifacts.tier2 (%s): %w: %v (an opt-in covers only the bytes it was given for; sign it, or link again with --allow-unsigned)", e.Name(), Tier2.Describe(), ErrUnsigned, err)
 		}
 		return RunPin{Pinned: true, Sum: sum, Verdict: VerdictVerified, Signer: signer, Dev: true}, nil
 	}

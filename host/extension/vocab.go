@@ -59,6 +59,15 @@ func (t Tier) MarshalText() ([]byte, error) { return marshal("tier", t, Tiers())
 // UnmarshalText refuses a spelling outside the vocabulary.
 func (t *Tier) UnmarshalText(b []byte) (err error) { *t, err = ParseTier(string(b)); return }
 
+// Describe names what an artifact of tier t is, for messages: "the
+// tier-1 module" or "the native (tier-2) artifact".
+func (t Tier) Describe() string {
+	if t == Tier2 {
+		return "the native (tier-2) artifact"
+	}
+	return "the tier-1 module"
+}
+
 // Native reports whether t runs unconfined native code.
 func (t Tier) Native() bool { return t == Tier2 }
 

@@ -9,7 +9,9 @@
 // Guarantees: a plan the host would refuse under any relation fails its
 // case, whatever its golden says; both tiers are held to the same golden;
 // goldens are written only when asked (Update), and only for a case whose
-// plan every check accepted. Non-guarantees: the scratch root is empty, so
+// plan every check accepted, atomically and by descriptor beneath the
+// extension directory: a golden, or testdata/, that is a symbolic link is
+// refused (path.symlink) and what it points to is never written. Non-guarantees: the scratch root is empty, so
 // rules that depend on what is on disk (ownership of existing files,
 // symlinks under the root) are not exercised; a case's request may carry
 // "current" to stand in for managed files.

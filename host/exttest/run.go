@@ -17,6 +17,7 @@ import (
 	"github.com/lola-pm/lola/host/capability"
 	"github.com/lola-pm/lola/host/child"
 	"github.com/lola-pm/lola/host/extension"
+	"github.com/lola-pm/lola/host/fsroot"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
@@ -102,8 +103,10 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 				r.Err = err
 			case o.Update && first == nil:
 				first = got
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					r.Err = fmt.Errorf("writing the golden: %w", errors.Unwrap(err))
+				// The plan's text is the module's: the golden is written by
+				// descriptor, atomically, never through a symbolic link.
+				if err := fsroot.WriteFileBeneath(e.Dir(), "testdata/"+name+".plan.json", 0o644, got); err != nil {
+					r.Err = fmt.Errorf("writing the golden testdata/%s.plan.json: %w", name, err)
 				} else {
 					r.Wrote = true
 				}

@@ -44,7 +44,11 @@
 // Uninstall is operation uninstall through the same target with the same
 // module files, so the target deletes exactly what its install wrote; the
 // installed.yml entry is then removed. Uninstall runs no hooks (today's
-// Lola runs none either).
+// Lola runs none either). When no extension of the assistant's name
+// exists any more (lola ext rm --force), Uninstall goes by the record
+// instead (byrecord.go): lola's own audited plan deletes the recorded
+// files that still hold what lola wrote; what the target wrote into
+// shared files stays and is named in a warning.
 //
 // Request builds the request of step 3 through the same preparation and
 // returns it without running anything (`lola ext request`), so a target's

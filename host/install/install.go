@@ -86,9 +86,17 @@ func Install(ctx context.Context, o Options) (Report, error) {
 // the scope and project, by running the target's uninstall operation on the
 // same module files, then removes the installed.yml record. Hooks do not
 // run. o.PreInstall and o.PostInstall are ignored.
+//
+// When no extension of the assistant's name exists any more (it was
+// removed with lola ext rm --force), the uninstall goes by the record
+// instead (byrecord.go).
 func Uninstall(ctx context.Context, o Options) (Report, error) {
 	o.PreInstall, o.PostInstall = "", ""
 	j, err := prepare(&o, schema.OperationUninstall)
+	var gone *targetGoneError
+	if errors.As(err, &gone) {
+		return j.uninstallByRecord(ctx, gone)
+	}
 	if err != nil {
 		return j.rep, err
 	}
@@ -163,6 +171,10 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		return j, err
 	}
 	if j.ext, err = cat.Lookup(o.Assistant); err != nil {
+		var broken extension.Problem
+		if op == schema.OperationUninstall && !errors.As(err, &broken) {
+			return j, &targetGoneError{err}
+		}
 		return j, fmt.Errorf("%w: %v", ErrUnknownAssistant, err)
 	}
 	if j.ext.Kind() != extension.KindTarget {
@@ -378,21 +390,27 @@ func (j *job) install(ctx context.Context) (Report, error) {
 	return j.rep, nil
 }
 
-func (j *job) uninstall(ctx context.Context) (Report, error) {
+// installedRecord is installed.yml's record of this install, or
+// ErrNotInstalled.
+func (j *job) installedRecord() (*Record, error) {
 	reg, err := ReadRegistry(j.o.Home)
 	if err != nil {
-		return j.rep, err
+		return nil, err
 	}
 	want := Record{Module: j.mod.Name().String(), Assistant: j.o.Assistant, Scope: string(j.scope), ProjectPath: j.project}
 	found := reg.Find(want.Module, want.Assistant, want.Scope, "")
-	var rec *Record
 	for i := range found {
 		if found[i].sameInstall(want) {
-			rec = &found[i]
+			return &found[i], nil
 		}
 	}
-	if rec == nil {
-		return j.rep, fmt.Errorf("%w: %s for %s (%s scope)", ErrNotInstalled, want.Module, want.Assistant, want.Scope)
+	return nil, fmt.Errorf("%w: %s for %s (%s scope)", ErrNotInstalled, want.Module, want.Assistant, want.Scope)
+}
+
+func (j *job) uninstall(ctx context.Context) (Report, error) {
+	rec, err := j.installedRecord()
+	if err != nil {
+		return j.rep, err
 	}
 	j.rep.Record = rec
 	// Uninstall deletes only what this install wrote: a file another
@@ -420,6 +438,13 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 	if err := j.runTargetAndApply(ctx, log); err != nil || !j.rep.Applied() {
 		return j.rep, err
 	}
+	return j.rep, j.settleUninstall(rec, log)
+}
+
+// settleUninstall is what follows an uninstall's committed plan: the
+// directories the install created go once empty, the links it replaced
+// come back, and the record leaves installed.yml.
+func (j *job) settleUninstall(rec *Record, log *audit.Log) error {
 	removeEmptyDirs(j.root, rec.CreatedDirs)
 	if len(rec.ReplacedSymlinks) > 0 {
 		left := restoreSymlinks(j.root, log, j.rep.Correlation, rec.ReplacedSymlinks)
@@ -432,14 +457,14 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 			j.o.warn(fmt.Sprintf("%s was a symbolic link to %s before lola replaced it; it still holds files, so it was not restored", l.Path, l.Target))
 		}
 	}
-	err = UpdateRegistry(j.o.Home, func(reg *Registry) error {
+	err := UpdateRegistry(j.o.Home, func(reg *Registry) error {
 		settleCreated(reg, rec.Scope, rec.ProjectPath, j.managedGone, nil, func() { reg.Remove(*rec) })
 		return nil
 	})
 	if err != nil {
-		return j.rep, fmt.Errorf("uninstalled, but %w", err)
+		return fmt.Errorf("uninstalled, but %w", err)
 	}
-	return j.rep, nil
+	return nil
 }
 
 // dryRun runs a tier-1 target (confined, so it cannot act) and checks its

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/internal/filelock"
@@ -211,6 +213,33 @@ func (r *Registry) Find(module, assistant, scope, project string) []Record {
 		}
 	}
 	return out
+}
+
+// OfAssistant returns the records of installs made through the target
+// extension named assistant, in file order: what depends on it.
+func (r *Registry) OfAssistant(assistant string) []Record {
+	var out []Record
+	for _, rec := range r.doc.Installations {
+		if rec.Assistant == assistant {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// Dependents returns the installs home's installed.yml records as made
+// through the target extension target: what removing or replacing that
+// extension affects. None when a built-in has the name: the installs run
+// the built-in whatever becomes of an added extension of that name.
+func Dependents(home, target string) ([]Record, error) {
+	if slices.Contains(extension.BuiltinNames(), target) {
+		return nil, nil
+	}
+	reg, err := ReadRegistry(home)
+	if err != nil {
+		return nil, err
+	}
+	return reg.OfAssistant(target), nil
 }
 
 // Put replaces the record of the same installation (module, assistant,

@@ -46,6 +46,9 @@ type Report struct {
 	// Replaced lists the links replaced with consent; Restored those an
 	// uninstall put back.
 	Replaced, Restored []Symlink
+	// ByRecord is set for an uninstall made from installed.yml's record
+	// because the target extension is gone (byrecord.go).
+	ByRecord bool
 }
 
 // HookRun is one install hook: what would run, and how it ended if it ran.

@@ -19,17 +19,21 @@
 //     --append-context) installs the same references again; a path gone
 //     since refuses that install (install.ErrAppendContext).
 //   - What the new version no longer has (a skill, command or agent the
-//     old record lists and the new one does not) is removed: the files
-//     lola recorded writing for it, when they still hold exactly what lola
-//     wrote, as one more audited plan under the same correlation; a file
+//     old record lists and the new one does not), and every file the old
+//     record lists that the new plan did not write (a target extension
+//     updated to write elsewhere: lola ext update runs the installs of
+//     the target it updated through here), is removed: the files lola
+//     recorded writing, when they still hold exactly what lola wrote, as
+//     one more audited plan under the same correlation; a file
 //     changed since is kept and reported (Done.Stale). So are the MCP
 //     servers it no longer brings, from the assistant's MCP configuration:
 //     removed when they hold the value lola recorded writing, else kept
 //     and reported (mcpstale.go).
 //
-// Non-guarantees: stale files are found by name, as host/install
-// attributes files to items; a target that renames items beyond a prefix
-// leaves them. A dry run does not compute them.
+// Non-guarantees: only files the record lists are ever stale (a record
+// written by today's Lola lists none); a file is judged by the sha256
+// lola recorded, so one another module's install rewrote with the same
+// bytes counts as this install's. A dry run does not compute them.
 package reinstall
 
 import (
@@ -41,6 +45,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
@@ -123,7 +128,7 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 			return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
 		}
 		if !base.DryRun && rep.Record != nil {
-			if d.Stale, err = cleanStale(ctx, base.Home, rep.Root, r, *rep.Record, res.Correlation); err != nil {
+			if d.Stale, err = cleanStale(ctx, base.Home, rep.Root, r, *rep.Record, rep.Result.Changes, res.Correlation); err != nil {
 				d.Err = err
 				res.Failed, res.Remaining = &d, todo[i+1:]
 				return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
@@ -134,9 +139,10 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 	return res, nil
 }
 
-func cleanStale(ctx context.Context, home, root string, old, cur install.Record, c audit.Correlation) (Stale, error) {
+func cleanStale(ctx context.Context, home, root string, old, cur install.Record, changes []apply.Change, c audit.Correlation) (Stale, error) {
 	servers := staleServers(old, cur.MCPs)
-	if len(staleFiles(old, cur)) == 0 && len(servers) == 0 {
+	stale := staleOf(old, cur, changes)
+	if len(stale) == 0 && len(servers) == 0 {
 		return Stale{}, nil
 	}
 	log, err := audit.Open(filepath.Join(home, audit.FileName))
@@ -145,7 +151,7 @@ func cleanStale(ctx context.Context, home, root string, old, cur install.Record,
 	}
 	defer log.Close()
 	log.Correlate(c)
-	st, err := removeStale(ctx, root, home, old, cur, log)
+	st, err := removeStale(ctx, root, home, old, cur, stale, log)
 	if err != nil {
 		return st, err
 	}

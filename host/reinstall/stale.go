@@ -14,10 +14,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/install"
 	"github.com/lola-pm/lola/host/pipeline"
 	"github.com/lola-pm/lola/host/plan"
+	"github.com/lola-pm/lola/schema"
 )
 
 // Stale is what a reinstall found the new module version no longer has.
@@ -75,19 +77,57 @@ func staleFiles(old, cur install.Record) []string {
 	return out
 }
 
+// notRewritten lists the files old's record says lola wrote that the
+// reinstall's plan (changes, as the pipeline reported them) did not write
+// again: what the install no longer provides, whether the module dropped
+// an item or the target extension, updated, writes elsewhere. A target
+// plans every file of an install each time, so a recorded file it does
+// not write is not its any more.
+func notRewritten(old install.Record, changes []apply.Change) []string {
+	written := map[string]bool{}
+	for _, c := range changes {
+		if c.Op == schema.OpWrite {
+			written[c.Path] = true
+		}
+	}
+	var out []string
+	for p := range old.Files {
+		if !written[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// staleOf is every stale file of a reinstall: staleFiles' and
+// notRewritten's, once each, sorted.
+func staleOf(old, cur install.Record, changes []apply.Change) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range append(staleFiles(old, cur), notRewritten(old, changes)...) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // removeStale deletes, as one plan through the pipeline (validated whole,
 // applied atomically, audited under log's correlation as a plan lola
-// itself proposes), the stale files that still hold exactly what lola
-// wrote; a file changed since is kept and reported. The record loses the
+// itself proposes), the stale files (staleOf) that still hold exactly
+// what lola wrote; a file changed since is kept and reported. The record loses the
 // deleted files; directories the install created are removed once empty.
-func removeStale(ctx context.Context, root string, home string, old, cur install.Record, log *audit.Log) (Stale, error) {
+func removeStale(ctx context.Context, root string, home string, old, cur install.Record, stale []string, log *audit.Log) (Stale, error) {
 	var st Stale
 	type intent struct {
 		Op   string `json:"op"`
 		Path string `json:"path"`
 	}
 	var intents []intent
-	for _, p := range staleFiles(old, cur) {
+	for _, p := range stale {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

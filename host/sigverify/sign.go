@@ -55,3 +55,25 @@ func Sign(k *ecdsa.PrivateKey, artifact []byte) ([]byte, error) {
 	b.MessageSignature.Signature = sig
 	return json.Marshal(b)
 }
+
+// BundleDigest is the sha256 a message-signature bundle (key-based or
+// keyless, as Sign and `cosign sign-blob` write) says it signs, read
+// without verifying anything; ok is false for any other shape (a DSSE
+// envelope, another algorithm, not a bundle, larger than
+// MaxBundleBytes). It answers "was this bundle made for these bytes?",
+// never "do I trust it?".
+func BundleDigest(bundle []byte) (digest [sha256.Size]byte, ok bool) {
+	if len(bundle) > MaxBundleBytes {
+		return digest, false
+	}
+	var b keyBundle
+	if json.Unmarshal(bundle, &b) != nil {
+		return digest, false
+	}
+	md := b.MessageSignature.MessageDigest
+	if md.Algorithm != "SHA2_256" || len(md.Digest) != sha256.Size {
+		return digest, false
+	}
+	copy(digest[:], md.Digest)
+	return digest, true
+}
