@@ -2,8 +2,10 @@
 // under $LOLA_HOME/modules/<name>/, and the one function that turns a stored
 // module into the schema.Module an extension receives.
 //
-// Layout, compatible with today's Lola: a module's content directory is its
-// module/ subdirectory when one exists, else the module's root. In it,
+// Layout, compatible with today's Lola: a module's content directory is
+// the content_dirname its .lola/source.yml records (SourceInfoFile: "/"
+// the root), else its module/ subdirectory when one exists, else the
+// module's root. In it,
 // skills are skills/<name>/ directories holding SKILL.md (or, when there
 // are none, a single SKILL.md at the content root, named by its frontmatter
 // "name" or else by the module), commands are commands/*.md, agents are
@@ -46,6 +48,16 @@
 //     (version-control state, not module content); a file named .git is
 //     kept.
 //   - Errors carry module-relative paths, never host absolute paths.
+//   - A stored module's .lola/source.yml is lola's record of its add, in
+//     today's Lola's keys (SourceInfo), which its hooks read: Add writes
+//     it, replacing any the source shipped, which never takes part in
+//     finding the content. Get reads its content_dirname only as a
+//     root-relative portable path inside the module (pathrule.Parse: no
+//     "..", not absolute) whose every component is a directory reached
+//     without following a link (path.traversal, path.absolute,
+//     path.symlink otherwise): a record, whoever wrote it, can only pick
+//     one of the module's own directories. With AddOptions.Content the
+//     whole source is stored, as today's Lola stores it.
 //
 // Non-guarantees: the store is lola's own state; a process that rewrites
 // $LOLA_HOME/modules behind lola's back between a check and a read is
