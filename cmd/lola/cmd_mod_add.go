@@ -50,8 +50,11 @@ archive whose entries all lie in one top-level folder is unwrapped.
 
 The module's content is module/ when SOURCE has that folder, else its
 root; --module-content DIR (or --content-path DIR) takes DIR inside SOURCE
-as it is, and '/' (or '.') the root even where a module/ folder is. The
-choice is recorded: lola mod update reads the new content the same way.
+as it is, and '/' (or '.') the root even where a module/ folder is: the
+whole SOURCE is then stored, as today's Lola stores it. The choice is
+recorded, in the module's .lola/source.yml as today's Lola writes it
+(which install hooks may read) and in $LOLA_HOME/sources: lola mod update
+reads the new content the same way.
 
 NAME defaults to the source's base name without .git or the archive
 extension, lower-cased; it must match ^[a-z0-9][a-z0-9._-]{0,62}$.

@@ -84,6 +84,9 @@ Exit status: 0 shown (also for a folder holding no module, which is said);
 				if source.Commit != "" {
 					fmt.Fprintf(out, "  commit: %s\n", shown(source.Commit))
 				}
+				if source.Upstream {
+					fmt.Fprintf(out, "  recorded in: %s (as today's Lola wrote it)\n", module.SourceInfoFile)
+				}
 			}
 			return nil
 		},

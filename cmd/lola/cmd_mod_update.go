@@ -17,14 +17,16 @@ func newModUpdateCmd() *cobra.Command {
 		Use:   "update [NAME]",
 		Short: "Fetch modules again from the source they were added from",
 		Long: `Fetch NAME (or every module in the store) again from the folder, archive
-or git repository it was added from (recorded in $LOLA_HOME/sources/), at
+or git repository it was added from (recorded in $LOLA_HOME/sources/, or,
+for a module today's Lola added, in the module's .lola/source.yml), at
 the recorded ref. Each module is staged and checked in full and replaces
-the old one in one step; a refused update leaves it as it was. Installed
-files do not change: run 'lola update' afterwards.
+the old one in one step; a refused update leaves it as it was, and the
+other modules are still updated. Installed files do not change: run
+'lola update' afterwards.
 
-Exit status: 0 updated (or nothing to update); 1 no such module, or a
-module could not be updated (the others still are); 2 a bad name;
-3 refused input.`,
+Exit status: 0 updated (or nothing to update); otherwise the most severe
+code of the modules not updated: 1 no such module, no source recorded or
+a fetch that failed; 2 a bad name; 3 refused input.`,
 		Example: `  lola mod update
   lola mod update my-skills`,
 		Args: cobra.MaximumNArgs(1),
@@ -60,14 +62,16 @@ module could not be updated (the others still are); 2 a bad name;
 			}
 			client := &remoteOnDemand{home: home}
 			var failed []string
+			var codes []int
 			var last error
 			for _, n := range names {
 				added, err := modsource.Update(cmd.Context(), s, home, n, modsource.UpdateOptions{Cloner: client, Fetcher: client})
 				if err != nil {
 					if len(names) > 1 {
-						fmt.Fprintf(errOut, "lola: %s: not updated: %v\n", n, err)
+						fmt.Fprintf(errOut, "lola: %s: not updated: %s\n", n, shownText(err.Error()))
 					}
 					failed, last = append(failed, n.String()), err
+					codes = append(codes, exitcode.ForModule(err))
 					continue
 				}
 				l := added.Module.Layout()
@@ -77,7 +81,7 @@ module could not be updated (the others still are); 2 a bad name;
 				if len(names) == 1 {
 					return modError(last)
 				}
-				return exitcode.Wrap(exitcode.Internal, fmt.Errorf("%s not updated: %v", countText(len(failed), "module"), failed))
+				return exitcode.Wrap(exitcode.Worst(codes...), fmt.Errorf("%s not updated: %v; the others are", countText(len(failed), "module"), failed))
 			}
 			fmt.Fprintln(out, "Run 'lola update' to install the new content.")
 			return nil

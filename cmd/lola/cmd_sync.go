@@ -27,23 +27,27 @@ func newSyncCmd() *cobra.Command {
 each line, the module into PROJECT for each assistant that does not have it
 yet, or has it at a version the line does not admit.
 
-A line is a module reference with an optional version specifier and
-fragment:
+A line is a module reference with an optional version specifier,
+fragment and content directory:
   my-skill                       a module in the store (or in one marketplace)
   @community/git-tools>=1.0,<2   from a marketplace, versions 1.x
   python-tools~1.2               >=1.2,<1.3 (^1.2 is >=1.2,<2)
+  git+https://github.com/u/r.git@v1.0.0          a git URL at a ref
   https://github.com/u/r.git#subdirectory=plugins/dev&assistant=claude-code,cursor
-Blank lines and lines starting with '#' are ignored. A version is known
-only from a marketplace catalog; a specifier on a module without one is
-reported unchecked.
+  https://github.com/u/r.git@main --module-content=plugins/dev
+Blank lines, lines starting with '#' and the rest of a line from a
+' #' are ignored. A version is known only from a marketplace catalog; a
+specifier on a module without one is reported unchecked.
 
 Assistants: -a (repeatable), else the line's #assistant=, else every
 assistant target lola knows. Each install is one plan applied atomically;
-all share one audit correlation id. The first failure stops the sync: the
-installs before it stay, and the lines not processed are listed.
+all share one audit correlation id. Every line is read and run on its
+own: a line that does not parse is named with its number and skipped,
+and a line or install that fails is reported; the others still run.
 
-Exit status: 0 in sync (or dry run); 1 no such file, or a module not
-found; 2 a line that does not parse; otherwise the failed install's code.`,
+Exit status: 0 in sync (or dry run); 1 no such file; otherwise the most
+severe code of what failed: 1 a module not found, 2 a line that does not
+parse, an install's code as 'lola install' has them.`,
 		Example: `  lola sync
   lola sync --dry-run
   lola sync ~/work/app --file requirements/lola.txt -a claude-code`,
@@ -64,7 +68,7 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 				file = filepath.Join(abs, file)
 			}
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			reqs, err := sync.ReadFile(file)
+			reqs, bad, err := sync.ReadFile(file)
 			if err != nil {
 				code := exitcode.ForSyncFile(err)
 				if errors.Is(err, sync.ErrNoFile) {
@@ -73,9 +77,17 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 				}
 				return exitcode.Wrap(code, err)
 			}
+			var codes []int
+			for _, b := range bad {
+				fmt.Fprintf(errOut, "lola: skipped: %s\n", shownText(b.Error()))
+				codes = append(codes, exitcode.ForSyncFile(b))
+			}
 			if len(reqs) == 0 {
-				fmt.Fprintln(out, "No modules specified in "+filepath.Base(file))
-				return nil
+				if len(bad) == 0 {
+					fmt.Fprintln(out, "No modules specified in "+filepath.Base(file))
+					return nil
+				}
+				return exitcode.Wrap(exitcode.Worst(codes...), fmt.Errorf("no line of %s parses", filepath.Base(file)))
 			}
 			o, err := installOptions(cmd, "project", []string{""})
 			if err != nil {
@@ -104,34 +116,24 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 					fmt.Fprintf(errOut, "lola: warning: line %d: %s has no known version; %s not checked\n", s.Req.Line, shown(s.Module), s.Req.Spec)
 				}
 			}
-			fmt.Fprintf(out, "%d installed, %d already installed, %d would install\n", counts[sync.Installed], counts[sync.Skipped], counts[sync.WouldInstall])
-			if err == nil {
-				if !res.Correlation.IsZero() {
-					fmt.Fprintf(out, "audit correlation %s\n", res.Correlation)
-				}
-				return nil
-			}
-			if res.Failed == nil {
+			if err != nil && !errors.Is(err, sync.ErrFailed) {
 				return exitcode.Wrap(exitcode.Internal, err)
 			}
-			var ferr error
-			if res.Failed.Assistant != "" && (res.Failed.Report.Result != nil || res.Failed.Report.Launched != nil) {
-				ferr = installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
+			for _, s := range res.Failed {
+				codes = append(codes, syncFailed(cmd, s))
 			}
-			for _, r := range res.Remaining {
-				fmt.Fprintf(errOut, "lola: not synced (the run stopped): line %d: %s\n", r.Line, shownText(r.Raw))
+			fmt.Fprintf(out, "%d installed, %d already installed, %d would install", counts[sync.Installed], counts[sync.Skipped], counts[sync.WouldInstall])
+			if n := len(res.Failed) + len(bad); n > 0 {
+				fmt.Fprintf(out, ", %d failed", n)
 			}
+			fmt.Fprintln(out)
 			if !res.Correlation.IsZero() {
-				fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
+				fmt.Fprintf(out, "audit correlation %s\n", res.Correlation)
 			}
-			if ferr != nil {
-				return ferr
+			if len(codes) > 0 {
+				return exitcode.Wrap(exitcode.Worst(codes...), fmt.Errorf("%s of %s did not sync; the others did", countText(len(bad)+len(res.Failed), "step"), filepath.Base(file)))
 			}
-			code := exitcode.ForSync(res.Failed.Report, res.Failed.Err)
-			if errors.Is(res.Failed.Err, install.ErrModuleNotFound) {
-				return exitcode.Wrap(code, fmt.Errorf("line %d: module %s not found in the store or an enabled marketplace", res.Failed.Req.Line, shown(res.Failed.Module)))
-			}
-			return exitcode.Wrap(code, fmt.Errorf("line %d (%s): %w", res.Failed.Req.Line, shownText(res.Failed.Req.Raw), res.Failed.Err))
+			return nil
 		},
 	}
 	fl := c.Flags()
@@ -140,4 +142,33 @@ found; 2 a line that does not parse; otherwise the failed install's code.`,
 	fl.BoolVarP(&verbose, "verbose", "v", false, "also list what is already installed")
 	fl.StringArrayVarP(&assistants, "assistant", "a", nil, "assistant to sync for (repeatable; default: each line's, else every one)")
 	return c
+}
+
+// syncFailed tells people about one step of a sync that failed: the line,
+// and for an install the report 'lola install' would print. It returns
+// the step's exit code.
+func syncFailed(cmd *cobra.Command, s sync.Step) int {
+	errOut := cmd.ErrOrStderr()
+	where := fmt.Sprintf("line %d (%s)", s.Req.Line, shownText(s.Req.Raw))
+	if s.Assistant != "" {
+		where += " for " + shown(s.Assistant)
+	}
+	fmt.Fprintf(errOut, "lola: not synced: %s\n", where)
+	code := exitcode.ForSync(s.Report, s.Err)
+	var ferr error
+	if s.Assistant != "" && (s.Report.Result != nil || s.Report.Launched != nil) {
+		ferr = installFinish(cmd, s.Report, s.Err, false, false)
+	}
+	switch {
+	case errors.Is(s.Err, install.ErrModuleNotFound):
+		ferr = fmt.Errorf("module %s not found in the store or an enabled marketplace", shown(s.Module))
+	case ferr == nil && s.Err != nil:
+		ferr = s.Err
+	}
+	if ferr != nil {
+		if msg := ferr.Error(); msg != "" {
+			fmt.Fprintf(errOut, "lola:   %s\n", shownText(msg))
+		}
+	}
+	return code
 }

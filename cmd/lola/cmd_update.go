@@ -34,12 +34,14 @@ agent it dropped (a file you changed since is kept and named), and an MCP
 server it dropped from the assistant's MCP configuration.
 
 The installs run one after the other and share one audit correlation id
-('lola audit show --correlation ID'). The first one that fails stops the
-run: the ones before it stay updated, and the ones not yet run are listed.
-An install whose project directory is gone is skipped and reported stale.
+('lola audit show --correlation ID'). Each is one plan of its own: one that
+fails is reported with its cause and left as it was (nothing applied, or
+rolled back), and the others still run. An install whose project
+directory is gone is skipped and reported stale.
 
-Exit status: 0 updated (or nothing to update); otherwise the failed
-install's code, as 'lola install' has them.`,
+Exit status: 0 updated (or nothing to update); otherwise the most severe
+code of the installs that failed, as 'lola install' has them (6 over 5
+over 4 over 3 over 2 over 1).`,
 		Example: `  lola update
   lola update my-skills
   lola update -a cursor --dry-run`,
@@ -80,8 +82,8 @@ install's code, as 'lola install' has them.`,
 
 // printReinstall prints a reinstall.Run: each install done, with the stale
 // files and servers removed (gone says why: "no longer in the module") or
-// kept, the stale projects, and the failure that stopped the run, whose
-// exit code it returns.
+// kept, the stale projects, and each install that failed (the run goes
+// on past a failure); it returns the worst failure's exit code.
 func printReinstall(cmd *cobra.Command, res reinstall.Result, err error, verbose bool, gone string) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	for _, d := range res.Done {
@@ -108,26 +110,41 @@ func printReinstall(cmd *cobra.Command, res reinstall.Result, err error, verbose
 		fmt.Fprintf(errOut, "lola: warning: %s for %s: the project %s no longer exists (stale; lola uninstall it or recreate the directory)\n", shown(r.Module), shown(r.Assistant), shownText(r.ProjectPath))
 	}
 	if err != nil {
-		if !errors.Is(err, reinstall.ErrStopped) || res.Failed == nil {
+		if !errors.Is(err, reinstall.ErrFailed) || len(res.Failed) == 0 {
 			return exitcode.Wrap(exitcode.Internal, err)
 		}
-		code := exitcode.ForStopped(res.Failed.Report, res.Failed.Err)
-		ferr := installFinish(cmd, res.Failed.Report, res.Failed.Err, false, false)
-		for _, r := range res.Remaining {
-			fmt.Fprintf(errOut, "lola: not updated (the run stopped): %s for %s in %s\n", shown(r.Module), shown(r.Assistant), updateWhere(r))
+		codes := make([]int, 0, len(res.Failed))
+		for _, d := range res.Failed {
+			codes = append(codes, updateFailed(cmd, d))
 		}
 		if !res.Correlation.IsZero() {
 			fmt.Fprintf(errOut, "audit correlation %s\n", res.Correlation)
 		}
-		if ferr == nil { // the report said nothing of the failure: the run's error does
-			ferr = exitcode.Wrap(code, err)
-		}
-		return ferr
+		return exitcode.Wrap(exitcode.Worst(codes...), fmt.Errorf("%s of %s not updated; the others are", countText(len(res.Failed), "install"), countText(len(res.Failed)+len(res.Done), "install")))
 	}
 	if !res.Correlation.IsZero() {
 		fmt.Fprintf(out, "audit correlation %s\n", res.Correlation)
 	}
 	return nil
+}
+
+// updateFailed tells people about one install the update could not do,
+// as 'lola install' would (its hooks, its target's log, the plan's
+// refusal or rollback), and returns its exit code.
+func updateFailed(cmd *cobra.Command, d reinstall.Done) int {
+	errOut := cmd.ErrOrStderr()
+	fmt.Fprintf(errOut, "lola: not updated: %s for %s in %s\n", shown(d.Record.Module), shown(d.Record.Assistant), updateWhere(d.Record))
+	code := exitcode.ForStopped(d.Report, d.Err)
+	ferr := installFinish(cmd, d.Report, d.Err, false, false)
+	if ferr == nil && d.Err != nil {
+		ferr = d.Err
+	}
+	if ferr != nil {
+		if msg := ferr.Error(); msg != "" {
+			fmt.Fprintf(errOut, "lola:   %s\n", msg)
+		}
+	}
+	return code
 }
 
 func updateWhere(r install.Record) string {

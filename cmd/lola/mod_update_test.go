@@ -63,7 +63,9 @@ func TestModUnknownIsNotFound(t *testing.T) {
 }
 
 // --module-content picks the module inside a larger folder, and mod
-// update fetches the same directory again.
+// update fetches the same directory again. The whole folder is stored,
+// as today's Lola stores it, and the content directory recorded in the
+// module's .lola/source.yml.
 func TestModAddModuleContent(t *testing.T) {
 	home := modTestHome(t)
 	src := filepath.Join(t.TempDir(), "mono")
@@ -78,8 +80,11 @@ func TestModAddModuleContent(t *testing.T) {
 	if code, out, errs := runModCLI(t, "update", "mono"); code != exitOK || !strings.Contains(out, "2 skills") {
 		t.Fatalf("update: %d %s %s", code, out, errs)
 	}
-	if _, err := os.Stat(filepath.Join(home, "modules", "mono", "README.md")); err == nil {
-		t.Fatal("the module holds the source's root, not its content directory")
+	if code, out, _ := runModCLI(t, "info", "mono"); code != exitOK || !strings.Contains(out, "content: packages/skills/\n") {
+		t.Fatalf("the content directory after the update: %d\n%s", code, out)
+	}
+	if got := readFileOr(filepath.Join(home, "modules", "mono", ".lola", "source.yml")); got != "content_dirname: packages/skills\nsource: "+src+"\ntype: folder\n" {
+		t.Fatalf("the module's .lola/source.yml:\n%s", got)
 	}
 }
 

@@ -11,15 +11,29 @@ import (
 	"github.com/lola-pm/lola/host/sync"
 )
 
-// ForStopped maps the install or uninstall that stopped a run of several
-// (lola update, lola mod rm): ForInstall of it, except that a stopped run
-// never succeeds: an install that ended well but still stopped the run
-// (its plan not committed, its records not updated) is 1.
+// ForStopped maps an install or uninstall that failed within a run of
+// several (one of lola update's, the one that stopped lola mod rm):
+// ForInstall of it, except that a failure is never a success: an install
+// that ended well but still failed (its plan not committed, its records
+// not updated) is 1.
 func ForStopped(rep install.Report, err error) int {
 	if c := ForInstall(rep, err); c != OK {
 		return c
 	}
 	return Internal
+}
+
+// Worst is the exit code of a run whose steps failed with codes: the
+// highest of them, so that a rollback that failed (6) or an apply rolled
+// back (5) is never reported as a lesser failure; 0 when there are none.
+// A run that went on past its failures (lola update, lola sync) exits
+// with it.
+func Worst(codes ...int) int {
+	w := OK
+	for _, c := range codes {
+		w = max(w, c)
+	}
+	return w
 }
 
 // ForSyncFile maps sync.ReadFile's failure: no requirements file is 1 (as

@@ -32,6 +32,27 @@ func TestForStopped(t *testing.T) {
 	})
 }
 
+// A run that went on past its failures exits with the most severe: a
+// failed rollback is never hidden behind a refusal, nor a refusal behind
+// a missing module.
+func TestWorst(t *testing.T) {
+	for _, tc := range []struct {
+		codes []int
+		want  int
+	}{
+		{nil, OK},
+		{[]int{OK, OK}, OK},
+		{[]int{Internal, Rejected}, Rejected},
+		{[]int{Rejected, Usage, Internal}, Rejected},
+		{[]int{Extension, RollbackFailed, RolledBack}, RollbackFailed},
+		{[]int{RolledBack, Extension}, RolledBack},
+	} {
+		if got := Worst(tc.codes...); got != tc.want {
+			t.Errorf("Worst(%v) = %d, want %d", tc.codes, got, tc.want)
+		}
+	}
+}
+
 func TestForSyncFile(t *testing.T) {
 	checkCodes(t, ForSyncFile, []codeCase{
 		{"nil", nil, OK},

@@ -15,7 +15,9 @@ import (
 // returned for an add, an update, a removal or a lookup. A code decided
 // where the failure arose (an *Error in the chain: the remote client could
 // not be set up, say) is kept. A refused input (a rule, a bound, not a
-// module, an unrunnable hook, a bad lola.yaml) is 3, nothing stored; a
+// module, an unrunnable hook, a bad lola.yaml, a .lola/source.yml that
+// does not decode or records a source type lola does not fetch, or not
+// the kind of its source) is 3, nothing stored; a
 // request the store cannot honour as asked (a bad name, an existing module,
 // a module still installed) is 2; an unknown module, or a module folder
 // that does not exist or is no directory (module.InspectDir), is 1, as
@@ -28,7 +30,8 @@ func ForModule(err error) int {
 	var inUse *install.InUseError
 	switch {
 	case len(rejection.All(err)) > 0, errors.As(err, &le), errors.Is(err, module.ErrNotModule),
-		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig):
+		errors.Is(err, module.ErrHook), errors.Is(err, module.ErrConfig),
+		errors.Is(err, module.ErrSourceInfo), errors.Is(err, modsource.ErrSourceType):
 		return Rejected
 	case errors.Is(err, module.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, module.ErrNotDir):
 		return Internal

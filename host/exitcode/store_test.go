@@ -48,6 +48,8 @@ func TestForModule(t *testing.T) {
 		{"not a module", wrapped(module.ErrNotModule), Rejected},
 		{"bad hook", wrapped(module.ErrHook), Rejected},
 		{"bad lola.yaml", wrapped(module.ErrConfig), Rejected},
+		{"bad .lola/source.yml", wrapped(module.ErrSourceInfo), Rejected},
+		{"source type lola does not fetch", wrapped(modsource.ErrSourceType), Rejected},
 		{"unknown module", wrapped(module.ErrNotFound), Internal},
 		{"no such folder", wrapped(fs.ErrNotExist), Internal},
 		{"not a folder", wrapped(module.ErrNotDir), Internal},

@@ -24,6 +24,14 @@
 // nothing applied; a failing post-install hook only warns) and records the
 // run in the audit log as a native extension.
 //
+// LOLA_MODULE_PATH is the module's directory in lola's store (today's Lola
+// passes its copy of the module in the project, PROJECT/.lola/modules/NAME;
+// lola keeps no copy there). Its layout is that copy's: the source as
+// added (all of it when added with --module-content) and
+// .lola/source.yml, whose content_dirname names the content directory
+// (host/module.SourceInfoFile), so a hook that finds its files through it
+// finds the same ones.
+//
 // Non-guarantee: a hook is trusted, not confined. It may touch anything the
 // user can; the audit log is the record that it ran. The script is checked
 // and then executed by path, so a module directory that another process

@@ -14,8 +14,24 @@
 //     staged and checked in full and replaces the old in one exchange; a
 //     refused update leaves the module as it was.
 //
-// Non-guarantees: a module added before records existed (or by today's
-// Lola) has none: Update says so (ErrNoRecord) and the user adds it again.
+// Which record is trusted for what. This package's own record, outside
+// the module, is the one read whenever it exists. A module today's Lola
+// added has none; its source record is the module's .lola/source.yml
+// (module.SourceInfoFile), which today's Lola writes at every add and
+// update, as lola now does too (module.Store.Add replaces whatever a
+// source ships there, so a module's content never supplies it). Read
+// adopts that file only when there is no record of ours (Record.Upstream
+// says so): its type must be one lola fetches, and Update parses its
+// source again with module.ParseSource and refuses a source whose kind is
+// not the recorded type, so the file can name nothing a user could not
+// have passed to 'lola mod add'. After an update the record is ours.
+//
+// Non-guarantees: a module with neither record (added by an early lola,
+// or copied into the store by hand) cannot be updated: Update says so
+// (ErrNoRecord) and the user adds it again. A .lola/source.yml in a module
+// an early lola stored from a source that shipped one is read as today's
+// Lola's when no record of ours exists; its source still passes the
+// checks above, and its content directory module.Store.Get's rules.
 package modsource
 
 import (
@@ -49,6 +65,9 @@ type Record struct {
 	// Content is the module's directory inside the source
 	// (module.AddOptions.Content); "" the root.
 	Content string `yaml:"content,omitempty" json:"content,omitempty"`
+	// Upstream is set when the record is the module's .lola/source.yml,
+	// as today's Lola wrote it, for want of one of ours (never stored).
+	Upstream bool `yaml:"-" json:"upstream,omitempty"`
 }
 
 func path(home string, name module.Name) string {
@@ -96,11 +115,13 @@ func Write(home string, name module.Name, r Record) error {
 	return os.Rename(tmp, path(home, name))
 }
 
-// Read returns the record of name (ErrNoRecord when there is none).
+// Read returns the record of name: ours when there is one, else the
+// module's .lola/source.yml as today's Lola wrote it (Upstream set), else
+// ErrNoRecord.
 func Read(home string, name module.Name) (Record, error) {
 	f, err := os.Open(path(home, name))
 	if errors.Is(err, fs.ErrNotExist) {
-		return Record{}, fmt.Errorf("%s: %w", name, ErrNoRecord)
+		return readUpstream(home, name)
 	}
 	if err != nil {
 		return Record{}, err
@@ -112,6 +133,40 @@ func Read(home string, name module.Name) (Record, error) {
 	}
 	return r, nil
 }
+
+// readUpstream adopts the .lola/source.yml of the stored module name.
+func readUpstream(home string, name module.Name) (Record, error) {
+	si, ok, err := module.ReadSourceInfo(filepath.Join(home, module.ModulesDir, name.String()))
+	if err != nil {
+		return Record{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if !ok || si.Source == "" {
+		return Record{}, fmt.Errorf("%s: %w", name, ErrNoRecord)
+	}
+	kind, known := module.SourceKindOfType(si.Type)
+	if !known {
+		return Record{}, fmt.Errorf("%s: %s: %w", name, module.SourceInfoFile, &typeError{si.Type})
+	}
+	r := Record{Source: si.Source, Kind: kind.String(), Ref: si.Ref, Upstream: true}
+	if si.ContentDirname != nil {
+		r.Content = *si.ContentDirname
+		if r.Content == "" {
+			r.Content = "/" // today's Lola reads an empty one as the root
+		}
+	}
+	return r, nil
+}
+
+// ErrSourceType: a record's type is not one lola fetches, or is not the
+// kind of the source it names.
+var ErrSourceType = errors.New("source type")
+
+type typeError struct{ t string }
+
+func (e *typeError) Error() string {
+	return fmt.Sprintf("source type %.40q is not git, folder, zip, tar, zipurl or tarurl", e.t)
+}
+func (e *typeError) Unwrap() error { return ErrSourceType }
 
 // Remove forgets the record of name (absent is fine).
 func Remove(home string, name module.Name) error {
@@ -144,7 +199,10 @@ func Update(ctx context.Context, store *module.Store, home string, name module.N
 	}
 	src, err := module.ParseSource(r.Source)
 	if err != nil {
-		return nil, fmt.Errorf("%s: source %s: %w", name, r.Source, err)
+		return nil, fmt.Errorf("%s: source %q: %w", name, r.Source, err)
+	}
+	if src.Kind().String() != r.Kind {
+		return nil, fmt.Errorf("%s: source %q is a %s source, recorded as %q: %w", name, r.Source, src.Kind(), r.Kind, ErrSourceType)
 	}
 	ref := r.Ref
 	if o.Ref != "" {

@@ -173,7 +173,8 @@ func TestArchiveOfOnlySkillsIsNotUnwrapped(t *testing.T) {
 
 // TestEverySourceLeavesOutGitDirs: zip, tar and folder sources agree on
 // version-control state: a .git directory, at the top or deeper, and all
-// beneath it stay out of the store; a file named .git is content.
+// beneath it stay out of the store; a file named .git is content. (The
+// store adds .lola/source.yml, lola's record of the add.)
 func TestEverySourceLeavesOutGitDirs(t *testing.T) {
 	entries := append(append([]entry(nil), goodEntries...),
 		dir(".git"), file(".git/HEAD", "ref: refs/heads/main\n"), file(".git/hooks/post-checkout", "#!/bin/sh\n"),
@@ -204,7 +205,7 @@ func TestEverySourceLeavesOutGitDirs(t *testing.T) {
 				return nil
 			})
 			slices.Sort(got)
-			if want := []string{"skills/alpha/SKILL.md", "vendor/.git"}; !slices.Equal(got, want) {
+			if want := []string{".lola/source.yml", "skills/alpha/SKILL.md", "vendor/.git"}; !slices.Equal(got, want) {
 				t.Fatalf("stored %q, want %q", got, want)
 			}
 		})

@@ -2,8 +2,10 @@
 // under $LOLA_HOME/modules/<name>/, and the one function that turns a stored
 // module into the schema.Module an extension receives.
 //
-// Layout, compatible with today's Lola: a module's content directory is its
-// module/ subdirectory when one exists, else the module's root. In it,
+// Layout, compatible with today's Lola: a module's content directory is
+// the content_dirname its .lola/source.yml records (SourceInfoFile: "/"
+// the root), else its module/ subdirectory when one exists, else the
+// module's root. In it,
 // skills are skills/<name>/ directories holding SKILL.md (or, when there
 // are none, a single SKILL.md at the content root, named by its frontmatter
 // "name" or else by the module), commands are commands/*.md, agents are
@@ -73,6 +75,16 @@
 //     kept.
 //   - Errors carry module-relative paths, never host absolute paths (a
 //     refused link's target is shown as the link spells it).
+//   - A stored module's .lola/source.yml is lola's record of its add, in
+//     today's Lola's keys (SourceInfo), which its hooks read: Add writes
+//     it, replacing any the source shipped, which never takes part in
+//     finding the content. Get reads its content_dirname only as a
+//     root-relative portable path inside the module (pathrule.Parse: no
+//     "..", not absolute) whose every component is a directory reached
+//     without following a link (path.traversal, path.absolute,
+//     path.symlink otherwise): a record, whoever wrote it, can only pick
+//     one of the module's own directories. With AddOptions.Content the
+//     whole source is stored, as today's Lola stores it.
 //
 // Non-guarantees: a directory that another process renames into the
 // source while it is read is read where it is (it is inside the root);

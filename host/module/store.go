@@ -104,11 +104,32 @@ func (s *Store) Get(name Name) (*Module, error) {
 	if !fi.IsDir() {
 		return nil, rejection.New(schema.RulePathSymlink, "module "+name.String()+" is not a directory in the store (a symbolic link?)")
 	}
-	l, err := Discover(dir, name.String())
+	l, err := discoverStored(dir, name.String())
 	if err != nil {
 		return nil, fmt.Errorf("module %s: %w", name, err)
 	}
 	return &Module{name: name, dir: dir, layout: l}, nil
+}
+
+// discoverStored reads the layout of the stored module rooted at dir: its
+// content is the directory its .lola/source.yml records as
+// content_dirname, under contentOf's rules (a module lola or today's Lola
+// added with --module-content), else what Discover finds.
+func discoverStored(dir, name string) (Layout, error) {
+	si, ok, err := ReadSourceInfo(dir)
+	if err != nil {
+		return Layout{}, err
+	}
+	if !ok || si.ContentDirname == nil {
+		return Discover(dir, name)
+	}
+	rel, _, err := contentOf(dir, *si.ContentDirname)
+	if err != nil {
+		return Layout{}, err
+	}
+	l, err := discoverContent(filepath.Join(dir, filepath.FromSlash(rel)), name)
+	l.ContentDir = rel
+	return l, err
 }
 
 // Listed is one entry of List: a module, or the reason a directory in the
@@ -164,9 +185,10 @@ type AddOptions struct {
 	// it is, a module/ folder in it being content like any other, as
 	// today's Lola's --module-content has it. "" discovers it: module/
 	// when present, else the root (for an archive, also its one top-level
-	// folder). An explicit content directory holding a module/ folder is
-	// stored beneath a module/ folder of its own, so that Get, which
-	// discovers, reads it back as it was added.
+	// folder). With an explicit content directory the whole source is
+	// stored, as today's Lola stores it (a hook may use files beside the
+	// content), and the directory is recorded as the module's
+	// .lola/source.yml content_dirname, which Get reads back.
 	Content string
 }
 
@@ -190,6 +212,11 @@ type Added struct {
 // one top-level directory is unwrapped (the module is that directory, as
 // GitHub's archive downloads need); an archive holding only skills/ or
 // module/ is a module as it is.
+//
+// The stored module's .lola/source.yml is lola's record of the add, in
+// today's Lola's keys (SourceInfo): whatever the source's own content had
+// there is replaced before the module is placed, and it played no part in
+// finding the content.
 func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, error) {
 	if src.kind == sourceUnknown {
 		return nil, errors.New("module: a Source must be built with ParseSource")
@@ -231,13 +258,15 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s source: %w", src.kind, err)
 	}
-	root, explicit, err := contentRoot(tree, o.Content)
+	content, rel, explicit, err := contentRoot(tree, o.Content)
 	if err != nil {
 		return nil, err
 	}
+	root := tree // the directory stored
 	var l Layout
 	if explicit {
-		l, err = discoverContent(root, name.String())
+		l, err = discoverContent(content, name.String())
+		l.ContentDir = rel
 	} else {
 		l, err = Discover(root, name.String())
 		if errors.Is(err, ErrNotModule) && src.archived() {
@@ -253,10 +282,8 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err := checkHooks(root, l); err != nil {
 		return nil, err
 	}
-	if explicit {
-		if root, err = keepContent(staging, root, &l); err != nil {
-			return nil, err
-		}
+	if err := writeSourceInfo(root, sourceInfoOf(src, o.Ref, o.Content)); err != nil {
+		return nil, err
 	}
 	replaced, err := place(root, target, o.Force)
 	if err != nil {

@@ -7,11 +7,15 @@
 //   - One plan per install, each validated whole and applied atomically
 //     (install.Install); the installs run one after the other in
 //     installed.yml's order.
-//   - Refuse by default: the first install that fails stops the run. Every
-//     install finished before it stays as committed; the failed one is as
-//     its outcome says (nothing applied, or rolled back); the ones after it
-//     are not touched and are reported as Remaining, so the user knows
-//     exactly what is left.
+//   - One install's failure never stops the others: each install is one
+//     plan of its own, so a failed one is as its outcome says (nothing
+//     applied, or rolled back), is reported in Result.Failed with its
+//     error, and the run goes on to the next; Run then returns ErrFailed,
+//     so the command exits non-zero, after every install had its turn.
+//     (Today's Lola's update goes on past a failure too. A run that
+//     stopped instead would leave every later install on the old content
+//     for one broken module, and a user switching with thirty modules
+//     would see thirty "not updated" lines for one cause.)
 //   - An install whose project directory no longer exists is not run and
 //     is reported as Stale (it cannot be reached; nothing is changed).
 //   - Every audit record of the run carries Result.Correlation.
@@ -70,14 +74,13 @@ type Done struct {
 type Result struct {
 	Correlation audit.Correlation
 	Done        []Done           // committed (or dry-run) installs, in order
-	Failed      *Done            // the install that stopped the run, if any
-	Remaining   []install.Record // installs after the failure, not run
+	Failed      []Done           // installs that failed, in order (Err says why, or Report.Result)
 	Stale       []install.Record // project directory gone: not run
 }
 
-// ErrStopped wraps the failure that stopped a run; Result.Failed and
-// Result.Remaining say where.
-var ErrStopped = errors.New("update stopped")
+// ErrFailed is returned when at least one install failed; Result.Failed
+// names each, and every other install ran.
+var ErrFailed = errors.New("some installs were not updated")
 
 // Run reinstalls every install matching f. base carries what every install
 // shares (Home, Config, Remote, Warn, DryRun, ...); its Module, Assistant,
@@ -103,7 +106,11 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 			return res, err
 		}
 	}
-	for i, r := range todo {
+	for _, r := range todo {
+		if err := ctx.Err(); err != nil { // interrupted: the rest are not run, and say so
+			res.Failed = append(res.Failed, Done{Record: r, Err: fmt.Errorf("not run: %w", err)})
+			continue
+		}
 		o := base
 		o.Module, o.Assistant, o.Scope = r.Module, r.Assistant, schema.Scope(r.Scope)
 		o.Project, o.Correlation = "", res.Correlation
@@ -124,17 +131,20 @@ func Run(ctx context.Context, base install.Options, f Filter) (Result, error) {
 			err = fmt.Errorf("the plan was %s", outcomeOf(rep))
 		}
 		if err != nil {
-			res.Failed, res.Remaining = &d, todo[i+1:]
-			return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
+			res.Failed = append(res.Failed, d)
+			continue
 		}
 		if !base.DryRun && rep.Record != nil {
 			if d.Stale, err = cleanStale(ctx, base.Home, rep.Root, r, *rep.Record, rep.Result.Changes, res.Correlation); err != nil {
-				d.Err = err
-				res.Failed, res.Remaining = &d, todo[i+1:]
-				return res, fmt.Errorf("%w at %s for %s: %w", ErrStopped, r.Module, r.Assistant, err)
+				d.Err = fmt.Errorf("removing what the module no longer has: %w", err)
+				res.Failed = append(res.Failed, d)
+				continue
 			}
 		}
 		res.Done = append(res.Done, d)
+	}
+	if len(res.Failed) > 0 {
+		return res, fmt.Errorf("%w: %d of %d", ErrFailed, len(res.Failed), len(todo)-len(res.Stale))
 	}
 	return res, nil
 }

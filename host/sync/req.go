@@ -5,23 +5,35 @@
 // correlation id.
 //
 // The file: one requirement a line; blank lines and lines starting with
-// '#' are ignored. A requirement is a module reference — a store name,
-// @MARKET/NAME, or a git URL — optionally followed by a version specifier
-// (host/version: ">=1.0,<2", "~1.2", "^0.3") and a fragment
-// "#subdirectory=DIR&assistant=a,b". A URL may be spelled pip-style
-// ("git+https://", "git+ssh://") and end in "@REF", a git ref to check out
-// (after ".git@", or after a last '@' that no '/' follows), as today's
-// Lola reads them.
+// '#' are ignored, and so is the rest of a line from a '#' that follows
+// whitespace (an inline comment, as in pip's requirements files) unless
+// a fragment key follows it. A requirement is a module reference — a
+// store name, @MARKET/NAME, or a git URL — optionally followed by
+//   - a version specifier (host/version: ">=1.0,<2", "~1.2", "^0.3",
+//     "==1.*"), directly or after spaces;
+//   - a fragment "#subdirectory=DIR&assistant=a,b", which may also follow
+//     after spaces;
+//   - the option --module-content=DIR (or --module-content DIR, or
+//     --content-path), lola mod add's own spelling of #subdirectory=, as
+//     quay/ai-helpers' README writes its lines.
+//
+// A URL may be spelled pip-style ("git+https://", "git+ssh://") and end in
+// "@REF", a git ref to check out (after ".git@", or after a last '@' that
+// no '/' follows), as today's Lola reads them.
 //
 // Guarantees:
 //
-//   - The file is read bounded (MaxFileBytes, MaxLines) and a line that
-//     does not parse refuses the whole file before anything is fetched or
-//     installed.
+//   - Each line is parsed on its own: a line that does not parse is
+//     reported with its number and reason (LineError) and skipped; the
+//     lines that parse are all processed. Only the file as a whole can
+//     be refused before anything runs: larger than MaxFileBytes or longer
+//     than MaxLines.
 //
-//   - Refuse by default: the first failure stops the run; the installs
-//     finished before it stay (each atomic), and the requirement steps not
-//     run are reported as Remaining.
+//   - One failing step never stops the others: a line whose module cannot
+//     be resolved, or an install that fails, is reported in Result.Failed
+//     and the run goes on; Run then returns ErrFailed, so the command
+//     exits non-zero after every line had its turn. The installs that
+//     succeeded stay (each atomic).
 //
 //   - A dry run fetches nothing and changes nothing.
 //
@@ -43,8 +55,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lola-pm/lola/host/version"
@@ -62,7 +76,8 @@ const DefaultFile = ".lola-req"
 // ErrNoFile: the requirements file does not exist.
 var ErrNoFile = errors.New("config file not found")
 
-// ErrParse: a requirement line does not parse.
+// ErrParse is wrapped by the reason a line does not parse, and by the
+// refusal of a file over its bounds.
 var ErrParse = errors.New("requirements file refused")
 
 // Requirement is one line.
@@ -72,76 +87,97 @@ type Requirement struct {
 	Ref          string // store name, @MARKET/NAME, or URL (without a "git+" prefix or an "@REF")
 	GitRef       string // a URL's "@REF": the git ref to check out
 	Spec         version.Spec
-	Subdirectory string
+	Subdirectory string // #subdirectory= or --module-content=: the module's content directory in the source
 	Assistants   []string
 }
 
-// ReadFile reads and parses a requirements file.
-func ReadFile(path string) ([]Requirement, error) {
+// LineError is a line that does not parse. Err wraps ErrParse and names
+// the line.
+type LineError struct {
+	Line int
+	Raw  string // the line, trimmed
+	Err  error
+}
+
+func (e *LineError) Error() string { return e.Err.Error() }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// ReadFile reads and parses a requirements file (see Parse).
+func ReadFile(path string) ([]Requirement, []*LineError, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNoFile, path)
+		return nil, nil, fmt.Errorf("%w: %s", ErrNoFile, path)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(b) > MaxFileBytes {
-		return nil, fmt.Errorf("%w: larger than %d bytes", ErrParse, MaxFileBytes)
+		return nil, nil, fmt.Errorf("%w: larger than %d bytes", ErrParse, MaxFileBytes)
 	}
 	return Parse(b)
 }
 
-// Parse parses requirements.
-func Parse(b []byte) ([]Requirement, error) {
-	var out []Requirement
+// Parse parses requirements, each line on its own: reqs are the lines
+// that parse, in order; bad the ones that do not, in order, which take
+// nothing else with them. err refuses the input as a whole (more than
+// MaxLines lines, or a line longer than MaxFileBytes).
+func Parse(b []byte) (reqs []Requirement, bad []*LineError, err error) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), MaxFileBytes)
 	n := 0
 	for sc.Scan() {
 		n++
 		if n > MaxLines {
-			return nil, fmt.Errorf("%w: more than %d lines", ErrParse, MaxLines)
+			return nil, nil, fmt.Errorf("%w: more than %d lines", ErrParse, MaxLines)
 		}
 		r, err := ParseLine(sc.Text(), n)
 		if err != nil {
-			return nil, err
+			bad = append(bad, &LineError{Line: n, Raw: strings.TrimSpace(sc.Text()), Err: err})
+			continue
 		}
 		if r != nil {
-			out = append(out, *r)
+			reqs = append(reqs, *r)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrParse, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrParse, err)
 	}
-	return out, nil
+	return reqs, bad, nil
 }
 
-// ParseLine parses one line (nil for a blank line or a comment).
+// ParseLine parses one line (nil for a blank line or a comment). Its
+// error wraps ErrParse and names line n.
 func ParseLine(line string, n int) (*Requirement, error) {
 	line = strings.TrimSpace(line)
 	if line == "" || strings.HasPrefix(line, "#") {
 		return nil, nil
 	}
+	fail := func(format string, a ...any) (*Requirement, error) {
+		return nil, fmt.Errorf("%w: line %d: %s", ErrParse, n, fmt.Sprintf(format, a...))
+	}
 	if strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return nil, fmt.Errorf("%w: line %d: control characters", ErrParse, n)
+		return fail("control characters")
 	}
 	r := &Requirement{Line: n, Raw: line}
-	body := line
+	body, content, err := cutOptions(cutComment(line))
+	if err != nil {
+		return fail("%v", err)
+	}
 	if i := strings.LastIndex(body, "#"); i >= 0 {
 		frag := body[i+1:]
 		body = strings.TrimSpace(body[:i])
-		q, err := url.ParseQuery(frag)
+		q, err := url.ParseQuery(strings.TrimSpace(frag))
 		if err != nil {
-			return nil, fmt.Errorf("%w: line %d: fragment: %v", ErrParse, n, err)
+			return fail("fragment %q: %v", frag, err)
 		}
-		for k := range q {
+		for _, k := range slices.Sorted(maps.Keys(q)) { // sorted: one line, one message
 			if k != "subdirectory" && k != "assistant" {
-				return nil, fmt.Errorf("%w: line %d: unknown fragment key %q (subdirectory, assistant)", ErrParse, n, k)
+				return fail("unknown fragment key %q (subdirectory, assistant)", k)
 			}
 		}
 		r.Subdirectory = q.Get("subdirectory")
@@ -151,28 +187,92 @@ func ParseLine(line string, n int) (*Requirement, error) {
 			}
 		}
 	}
+	if content != "" {
+		if r.Subdirectory != "" && r.Subdirectory != content {
+			return fail("#subdirectory=%s and --module-content=%s name two content directories", r.Subdirectory, content)
+		}
+		r.Subdirectory = content
+	}
 	ref, spec := splitSpec(body)
 	if ref == "" {
-		return nil, fmt.Errorf("%w: line %d: no module", ErrParse, n)
+		return fail("no module")
 	}
 	if strings.ContainsAny(ref, " \t") {
-		return nil, fmt.Errorf("%w: line %d: %q is not one module reference", ErrParse, n, ref)
+		return fail("%q is not one module reference", ref)
 	}
 	s, err := version.ParseSpec(spec)
 	if err != nil {
-		return nil, fmt.Errorf("%w: line %d: %v", ErrParse, n, err)
+		return fail("%v", err)
 	}
 	if isURL(ref) {
 		ref = strings.TrimPrefix(ref, "git+")
 		var split bool
 		if ref, r.GitRef, split = splitGitRef(ref); split && (r.GitRef == "" || strings.HasPrefix(r.GitRef, "-")) {
-			return nil, fmt.Errorf("%w: line %d: git ref %q after '@' is empty or starts with '-'", ErrParse, n, r.GitRef)
+			return fail("git ref %q after '@' is empty or starts with '-'", r.GitRef)
 		}
 	}
 	r.Ref, r.Spec = ref, s
 	return r, nil
 }
 
+// fragmentKeys are what may follow a '#' that follows whitespace for the
+// '#' to begin a fragment rather than a comment.
+var fragmentKeys = []string{"subdirectory=", "assistant="}
+
+// cutComment drops an inline comment: the rest of the line from a '#'
+// that follows a space or tab, unless a fragment key follows it.
+func cutComment(line string) string {
+	for i := 1; i < len(line); i++ {
+		if line[i] != '#' || (line[i-1] != ' ' && line[i-1] != '\t') {
+			continue
+		}
+		rest := line[i+1:]
+		if !slices.ContainsFunc(fragmentKeys, func(k string) bool { return strings.HasPrefix(rest, k) }) {
+			return strings.TrimSpace(line[:i])
+		}
+	}
+	return line
+}
+
+// contentOptions are lola mod add's spellings of the content directory.
+var contentOptions = []string{"--module-content", "--content-path"}
+
+// cutOptions takes the options out of a line's body: "--module-content=DIR"
+// or "--module-content DIR" (or --content-path). A word starting with
+// "--" is an option wherever it stands; any other is refused, as is one
+// given twice or without a value. body is the rest, its words joined by
+// single spaces.
+func cutOptions(line string) (body, content string, err error) {
+	words := strings.Fields(line)
+	rest := words[:0:0]
+	seen := false
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if !strings.HasPrefix(w, "--") {
+			rest = append(rest, w)
+			continue
+		}
+		name, val, hasVal := strings.Cut(w, "=")
+		if !slices.Contains(contentOptions, name) {
+			return "", "", fmt.Errorf("unknown option %q (a line takes --module-content=DIR)", name)
+		}
+		if !hasVal {
+			if i+1 >= len(words) || strings.HasPrefix(words[i+1], "--") {
+				return "", "", fmt.Errorf("%s needs a directory", name)
+			}
+			i++
+			val = words[i]
+		}
+		if val == "" {
+			return "", "", fmt.Errorf("%s needs a directory", name)
+		}
+		if seen {
+			return "", "", fmt.Errorf("the content directory is given twice")
+		}
+		seen, content = true, val
+	}
+	return strings.Join(rest, " "), content, nil
+}
 func isURL(ref string) bool {
 	return strings.Contains(ref, "://") || strings.HasPrefix(ref, "git@")
 }

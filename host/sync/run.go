@@ -60,12 +60,15 @@ type Step struct {
 type Result struct {
 	Correlation audit.Correlation
 	Done        []Step
-	Failed      *Step
-	Remaining   []Requirement // lines not (fully) processed after the failure
+	// Failed are the steps that failed, in order: a line whose module
+	// could not be resolved (Assistant empty), or one install. The run
+	// went on past each.
+	Failed []Step
 }
 
-// ErrStopped wraps the failure that stopped a run.
-var ErrStopped = errors.New("sync stopped")
+// ErrFailed is returned when at least one step failed; Result.Failed
+// names each, and every other step ran.
+var ErrFailed = errors.New("some lines were not synced")
 
 // ErrVersion: no version the line admits is available.
 var ErrVersion = errors.New("no version matching")
@@ -90,12 +93,7 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	for i, r := range reqs {
-		stop := func(s Step, err error) (Result, error) {
-			s.Err = err
-			res.Failed, res.Remaining = &s, reqs[i+1:]
-			return res, fmt.Errorf("%w at line %d (%s): %w", ErrStopped, r.Line, r.Raw, err)
-		}
+	for _, r := range reqs {
 		assistants := o.Assistants
 		if len(assistants) == 0 {
 			assistants = r.Assistants
@@ -103,13 +101,21 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 		if len(assistants) == 0 {
 			assistants = all
 		}
+		s := Step{Req: r}
+		if err := ctx.Err(); err != nil { // interrupted: the rest are not run, and say so
+			s.Err = fmt.Errorf("not run: %w", err)
+			res.Failed = append(res.Failed, s)
+			continue
+		}
 		name, ver, hooks, err := o.resolve(ctx, store, r)
-		s := Step{Req: r, Module: name, Version: ver, Unchecked: !r.Spec.IsZero() && ver == ""}
+		s.Module, s.Version, s.Unchecked = name, ver, !r.Spec.IsZero() && ver == ""
 		if err != nil {
-			return stop(s, err)
+			s.Err = err
+			res.Failed = append(res.Failed, s)
+			continue
 		}
 		for _, a := range assistants {
-			s.Assistant, s.Report, s.Outcome = a, install.Report{}, ""
+			s.Assistant, s.Report, s.Outcome, s.Err = a, install.Report{}, "", nil
 			if recs := reg.Find(name, a, string(schema.ScopeProject), o.Project); len(recs) > 0 && admitsRecorded(r.Spec, recs[0].Version) {
 				s.Outcome = Skipped
 				res.Done = append(res.Done, s)
@@ -127,25 +133,18 @@ func Run(ctx context.Context, o Options, reqs []Requirement) (Result, error) {
 			rep, err := install.Install(ctx, in)
 			s.Report = rep
 			s.Err = err // nil when the pipeline ran: Report.Result says how it ended
-			if err == nil && (rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted) {
-				err = fmt.Errorf("the plan was not applied (%s)", outcomeOf(rep))
-			}
-			if err != nil {
-				res.Failed, res.Remaining = &s, reqs[i+1:]
-				return res, fmt.Errorf("%w at line %d (%s) for %s: %w", ErrStopped, r.Line, r.Raw, a, err)
+			if err != nil || rep.Result == nil || rep.Result.Outcome != pipeline.OutcomeCommitted {
+				res.Failed = append(res.Failed, s)
+				continue
 			}
 			s.Outcome = Installed
 			res.Done = append(res.Done, s)
 		}
 	}
-	return res, nil
-}
-
-func outcomeOf(rep install.Report) string {
-	if rep.Result == nil {
-		return "no result"
+	if len(res.Failed) > 0 {
+		return res, fmt.Errorf("%w: %d", ErrFailed, len(res.Failed))
 	}
-	return rep.Result.Outcome.String()
+	return res, nil
 }
 
 // admitsRecorded: an install recorded without a version satisfies any
