@@ -46,14 +46,19 @@ func (e *targetGoneError) Unwrap() error { return ErrUnknownAssistant }
 // What the target wrote into managed files shared with the user
 // (instructions blocks, MCP servers) has a shape only the target knows:
 // it is left in place and named in a warning, with what to do about it.
-// A record from today's Lola (no "files") owns no file: nothing is
-// deleted, and the warning says so.
+// A record from today's Lola (no "files") says nothing lola could remove:
+// uninstalling by it would only forget the install, leaving every file it
+// wrote with no record left to find them by, so it is refused (the
+// unknown-assistant error, with what to do) and installed.yml keeps it.
 func (j *job) uninstallByRecord(ctx context.Context, gone *targetGoneError) (Report, error) {
 	rec, err := j.installedRecord()
 	if err != nil {
 		// Nothing recorded for that name here: it is an unknown
 		// assistant, as it always was.
 		return j.rep, gone
+	}
+	if rec.Files == nil {
+		return j.rep, fmt.Errorf("%w; installed.yml (written by an older Lola) does not say which files the install of %s wrote, so it cannot be uninstalled by its record: add the %s target extension again (lola ext add) and uninstall then", gone, rec.Module, j.o.Assistant)
 	}
 	j.rep.Record, j.rep.ByRecord = rec, true
 	j.owned = owned{}
@@ -138,9 +143,6 @@ func sharedLeftBehind(rec Record) string {
 			where = strings.Join(files, ", ")
 		}
 		parts = append(parts, fmt.Sprintf("its MCP servers %s in %s", strings.Join(rec.MCPs, ", "), where))
-	}
-	if rec.Files == nil {
-		parts = append(parts, "every file it wrote (installed.yml, written by an older Lola, does not say which)")
 	}
 	return strings.Join(parts, "; ")
 }

@@ -87,3 +87,29 @@ func TestUninstallByRecordAfterTheTargetIsGone(t *testing.T) {
 		t.Fatalf("second uninstall: %v", err)
 	}
 }
+
+// A record today's Lola wrote says nothing of the files the install
+// wrote: with the target gone there is nothing lola could remove by it,
+// and forgetting the install would leave its files with no record to find
+// them by. The uninstall is refused with what to do, the record stays and
+// nothing under the project changes.
+func TestUninstallByRecordRefusesARecordWithoutFiles(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", sampleModule("#!/bin/bash\n", "#!/bin/bash\n"))
+	writeTree(t, e.project, map[string]string{".claude/commands/hello.md": "written by today's Lola\n"})
+	installed := "version: '1.0'\ninstallations:\n  - module: sample\n    assistant: claude-code\n    scope: project\n    project_path: " + e.project + "\n    commands: [hello]\n"
+	if err := os.WriteFile(filepath.Join(e.home, "installed.yml"), []byte(installed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := e.options("sample", "claude-code")
+	_, err := Uninstall(context.Background(), o)
+	if !errors.Is(err, ErrUnknownAssistant) || !strings.Contains(err.Error(), "lola ext add") {
+		t.Fatalf("uninstall by a record without files: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.project, ".claude", "commands", "hello.md")); string(b) != "written by today's Lola\n" {
+		t.Errorf("the installed command changed: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.home, "installed.yml")); string(b) != installed {
+		t.Errorf("installed.yml changed:\n%s", b)
+	}
+}
