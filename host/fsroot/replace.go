@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/lola-pm/lola/host/internal/durable"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -63,7 +64,7 @@ func (d *Dir) ReplaceFile(name string, perm fs.FileMode, body []byte) error {
 	}()
 	_, werr := f.Write(body)
 	if werr == nil {
-		werr = f.Sync()
+		werr = durable.File(f)
 	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
