@@ -26,6 +26,29 @@ fi
 
 for m in schema host sdk-go cmd conformance; do (cd "$m" && go mod download); done
 
+# What `lola ext new` runs offline for a Go extension: `go mod tidy` of a
+# project requiring sdk-go through a local replace, outside the workspace.
+# Tidy loads sdk-go's test imports at the versions sdk-go's own go.mod
+# selects (not the workspace's), which `go mod download` above leaves out
+# of the module cache; one tidy of such a project here puts them there.
+probe=$(mktemp -d)
+root=$(pwd)
+cat >"$probe/go.mod" <<EOF
+module setupprobe
+
+go $(go env GOVERSION | sed 's/^go//; s/^\([0-9]*\.[0-9]*\).*/\1/')
+
+require github.com/lola-pm/lola/sdk-go v0.0.0
+
+replace (
+	github.com/lola-pm/lola/sdk-go => $root/sdk-go
+	github.com/lola-pm/lola/schema => $root/schema
+)
+EOF
+printf 'package main\n\nimport _ "github.com/lola-pm/lola/sdk-go"\n\nfunc main() {}\n' >"$probe/main.go"
+(cd "$probe" && GOWORK=off GOFLAGS=-mod=mod go mod tidy) || { rm -rf "$probe"; exit 1; }
+rm -rf "$probe"
+
 # AssemblyScript: exact versions from each package's committed lockfile.
 for d in sdk-assemblyscript examples/gemini-cli; do
 	if [ ! -x "$d/node_modules/.bin/asc" ] || [ "$d/package-lock.json" -nt "$d/node_modules/.package-lock.json" ]; then
