@@ -214,7 +214,7 @@ func generate(r *rng, p plannedFile) []byte {
 	b.Grow(int(p.Size) + 256)
 	switch p.kind {
 	case kindSkillMD:
-		fmt.Fprintf(&b, "---\nname: %s\ndescription: Use this skill whenever the user works with %s files: reading, \"converting\", merging, and checking them. If the user mentions a %s file, use this skill.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n\n# %s guide\n\n", p.skill, p.skill, p.skill, p.skill)
+		fmt.Fprintf(&b, "---\nname: %s\ndescription: Use this skill whenever the user works with %s files (reading, \"converting\", merging and checking them). If the user mentions a %s file, use this skill.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n\n# %s guide\n\n", p.skill, p.skill, p.skill, p.skill)
 		prose(r, &b, p.Size)
 	case kindLicense, kindReference:
 		b.WriteString("# Notes\r\n\r\n") // CRLF, as some real files are

@@ -50,6 +50,12 @@ func TestWriteShape(t *testing.T) {
 			if !strings.HasPrefix(string(b), "---\nname: "+name+"\ndescription: ") {
 				t.Fatalf("%s: no frontmatter: %.60q", f.Path, b)
 			}
+			// Valid YAML: a plain scalar holds no ": " (a target that
+			// reads the description would skip the skill).
+			desc, _, _ := strings.Cut(strings.SplitN(string(b), "\ndescription: ", 2)[1], "\n")
+			if strings.Contains(desc, ": ") || strings.Contains(desc, " #") {
+				t.Fatalf("%s: description is not a YAML plain scalar: %q", f.Path, desc)
+			}
 		}
 	}
 	if total != s.Bytes {
