@@ -69,7 +69,8 @@ granted is rejected whole (capability.missing).
 Without --request the request has an empty module list:
   {"protocol":1,"operation":"generate","modules":[]}
 --request FILE sends FILE instead ("-" reads it from stdin); it must be a
-request of protocol 1 (unknown fields refused). For an extension with a
+request of protocol 1 of at most 64 MiB, the shim's own request bound
+(unknown fields refused). For an extension with a
 manifest, a request without "current" gets the current content of the
 files the manifest names as managed (e.g. CLAUDE.md), read beneath --root.
 

@@ -76,9 +76,14 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		installPrintUntrusted(errOut, "  "+h.Point.String()+" stderr | ", h.Child.Diagnostics)
 	}
 	if rep.Launched != nil {
-		// The target's stderr is for diagnosing a failure; on success it
-		// is shown with -v, else counted in one line.
-		extRunGuestLog(errOut, rep.Target, *rep.Launched, pipeline.ShowGuestLog(rep.Result, verbose))
+		// The target's stderr is for diagnosing a failure: its first and
+		// last lines, all of it with -v; on success it is shown with -v,
+		// else counted in one line.
+		if !verbose && pipeline.ShowGuestLog(rep.Result, false) {
+			installGuestLogExcerpt(errOut, rep.Target, *rep.Launched)
+		} else {
+			extRunGuestLog(errOut, rep.Target, *rep.Launched, pipeline.ShowGuestLog(rep.Result, verbose))
+		}
 	}
 	for _, l := range rep.Symlinks {
 		fmt.Fprintf(errOut, "lola: %s is a symbolic link (to %s) on a path the install writes; lola does not write through links. Rerun with --replace-symlinks to replace it with a real directory (audited; 'lola uninstall' puts the link back).\n",
@@ -199,4 +204,28 @@ func keptWhy(k install.KeptFile) string {
 		return "lola did not write it"
 	}
 	return "you edited it after lola wrote it"
+}
+
+// installGuestLogExcerpt shows a failed target's stderr without -v: its
+// first and last lines (pipeline.GuestLogExcerpt), escaped and prefixed as
+// extRunPrintDiagnostics shows all of it, and how many lines -v would add.
+func installGuestLogExcerpt(w io.Writer, name string, l pipeline.Launched) {
+	head, tail, omitted, truncated := l.GuestLogExcerpt()
+	if len(head) == 0 {
+		return
+	}
+	note := ""
+	if truncated {
+		note = ", truncated"
+	}
+	fmt.Fprintf(w, "extension %s stderr%s:\n", shown(name), note)
+	for _, line := range head {
+		fmt.Fprintf(w, "  | %s\n", shownText(line))
+	}
+	if omitted > 0 {
+		fmt.Fprintf(w, "  | ... %d line%s left out (-v shows them)\n", omitted, extRunPlural(omitted))
+	}
+	for _, line := range tail {
+		fmt.Fprintf(w, "  | %s\n", shownText(line))
+	}
 }

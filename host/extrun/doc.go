@@ -13,7 +13,10 @@
 //  2. refuses what the flags cannot mean: --caps for an extension whose
 //     manifest declares its capabilities, a native (tier-2) extension under
 //     --dry-run without TrustNative;
-//  3. builds the request (LoadRequest) and, for an extension with a
+//  3. builds the request (LoadRequest: a file of at most
+//     MaxRequestBytes, 64 MiB, the shim's request bound, so a request
+//     'lola ext request' prints for a module the store holds runs here
+//     too; it was 16 MiB, under a 20 MiB module's) and, for an extension with a
 //     manifest, hands it the managed files as they are under the root;
 //  4. holds an extension added or linked under $LOLA_HOME to its pin and
 //     the trust policy (host/extension.PinFor); a refusal is audited when

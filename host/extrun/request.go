@@ -12,8 +12,10 @@ import (
 	"github.com/lola-pm/lola/schema"
 )
 
-// MaxRequestBytes bounds a request file.
-const MaxRequestBytes = 16 << 20
+// MaxRequestBytes bounds a request file: the shim's own request bound
+// (shim.DefaultLimits().MaxRequest, 64 MiB), so every request 'lola ext
+// request' prints for an install lola would run can be run again here.
+const MaxRequestBytes = 64 << 20
 
 // DefaultRequest is the request sent without --request: an empty module
 // list, {"protocol":1,"operation":"generate","modules":[]}.

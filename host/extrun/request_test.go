@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lola-pm/lola/host/shim"
 )
 
 func TestDefaultRequest(t *testing.T) {
@@ -50,5 +52,13 @@ func TestLoadRequest(t *testing.T) {
 	}
 	if req, err := LoadRequest(f, nil); err != nil || req.Operation != "uninstall" {
 		t.Fatalf("a request file: %+v %v", req, err)
+	}
+}
+
+// Every request the shim accepts loads as --request: 'lola ext request'
+// for a 20 MiB module prints about 28 MB, over the 16 MiB this once was.
+func TestMaxRequestBytesIsTheShims(t *testing.T) {
+	if MaxRequestBytes < shim.DefaultLimits().MaxRequest() {
+		t.Fatalf("MaxRequestBytes %d, under the shim's request bound %d", MaxRequestBytes, shim.DefaultLimits().MaxRequest())
 	}
 }

@@ -632,7 +632,9 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 	}
 	j.rep.Launched = &l
 	if l.Child.Outcome != child.OutcomePlanReceived {
-		return nil, nil, fmt.Errorf("%w (%s: %s)", ErrTargetFailed, j.ext.Name(), l.Child.Outcome)
+		// Why names the limit hit (with its figure) or how the target
+		// ended; its stderr is the report's (Launched), printed apart.
+		return nil, nil, fmt.Errorf("%w (%s: %s)", ErrTargetFailed, j.ext.Name(), l.Why())
 	}
 	sum, err := art.digest(l)
 	if err != nil {

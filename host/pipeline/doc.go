@@ -31,4 +31,16 @@
 // hops) flushes on Linux when $LOLA_HOME lies on the root's filesystem
 // (the pre-apply record is made durable by the executor's syncfs before
 // the first change), 4 + (remote hops) when it does not.
+//
+// # Bounds of a run
+//
+// A tier-1 run without a Launch.Timeout gets the shim's default limits
+// (host/shim.DefaultLimits: a 64 MiB request, a 64 MiB plan, 256 MiB of
+// linear memory, 15 s to compile) and a clock of 20 s raised by 2 s for
+// each MiB of request (shim.Limits.ForRequest; 72 s for the 26 MiB
+// request of a 500-file, 20 MiB module); a Timeout is the outer deadline
+// instead. A run that produced no plan says why (Launched.Why: the limit
+// hit, with its figure, or how the child ended) and keeps the extension's
+// stderr (GuestLog; GuestLogExcerpt, its first 5 and last 10 lines, for a
+// report without -v).
 package pipeline

@@ -31,7 +31,8 @@ type Launch struct {
 	// Timeout is the outer deadline from spawn. Zero means the default:
 	// child.DefaultDeadline for tier 2; for tier 1 the shim's own, computed
 	// from its limits so that the shim's clean timeout diagnostic always
-	// fires first. A tier-1 Timeout is split the same way
+	// fires first, its clock raised for the request's size
+	// (shim.Limits.ForRequest: 20 s, and 2 s for each MiB of request). A tier-1 Timeout is split the same way
 	// (shim.Limits.WithOuterDeadline) and must leave the module at least
 	// shim.MinTimeout.
 	Timeout time.Duration
@@ -136,15 +137,22 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 	return Launched{}, fmt.Errorf("pipeline: tier %q does not return a plan", l.Tier)
 }
 
-// runModule runs a tier-1 module through the shim. A Timeout raises the
-// outer deadline and gives the module the rest of it as its own clock.
-func runModule(ctx context.Context, l Launch, body []byte) (Launched, error) {
-	limits := shim.DefaultLimits()
+// moduleLimits are the shim's limits for a run of l on a request of n
+// bytes: a Timeout is the outer deadline and gives the module the rest of
+// it as its own clock; without one the clock is the default's raised for
+// the request's size (shim.Limits.ForRequest: 20 s and 2 s per MiB).
+func moduleLimits(l Launch, n int) (shim.Limits, error) {
 	if l.Timeout > 0 {
-		var err error
-		if limits, err = limits.WithOuterDeadline(l.Timeout); err != nil {
-			return Launched{}, err
-		}
+		return shim.DefaultLimits().WithOuterDeadline(l.Timeout)
+	}
+	return shim.DefaultLimits().ForRequest(int64(n)), nil
+}
+
+// runModule runs a tier-1 module through the shim under moduleLimits.
+func runModule(ctx context.Context, l Launch, body []byte) (Launched, error) {
+	limits, err := moduleLimits(l, len(body))
+	if err != nil {
+		return Launched{}, err
 	}
 	args, err := shim.NewArgs(l.Artifact, l.Caps.List(), limits, l.CacheDir)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Kind is the closed vocabulary of shim outcomes: which step refused, or
@@ -131,6 +132,16 @@ func (d Diagnostic) Error() string {
 	}
 	if d.Detail != "" {
 		b.WriteString(": " + d.Detail)
+	}
+	// The figure of the bound that was hit, so a message names the limit
+	// by name and figure even when Detail does not.
+	if d.Limit > 0 {
+		switch d.Kind {
+		case KindTimeout, KindCompileTimeout:
+			fmt.Fprintf(&b, " (limit: %s)", time.Duration(d.Limit)*time.Millisecond)
+		case KindModuleTooLarge, KindRequestTooLarge, KindPlanTooLarge:
+			fmt.Fprintf(&b, " (limit: %d bytes)", d.Limit)
+		}
 	}
 	return b.String()
 }

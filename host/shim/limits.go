@@ -35,10 +35,35 @@ func NewLimits(maxModule, maxRequest, maxPlan int64, memoryPages uint32, compile
 // value), 256 MiB of linear memory, at most 15 s of the clock for
 // compilation (a cold compile of a 4 MiB Go module takes about 1.3 s on a
 // quiet 2-core machine, and ten times that on a saturated one), and a
-// clock of 20 s for the whole shim (an outer deadline of 22 s).
+// clock of 20 s for the whole shim (an outer deadline of 22 s), which the
+// host raises by 2 s for each MiB of request (ForRequest).
 func DefaultLimits() Limits {
 	return Limits{maxModule: 32 << 20, maxRequest: 64 << 20, maxPlan: plan.DefaultLimits().MaxBytes(),
 		memoryPages: 4096, compileTimeout: 15 * time.Second, timeout: 20 * time.Second}
+}
+
+// ClockPerMiB is the clock a run gets beyond Limits.Timeout for each MiB
+// of its request (ForRequest). Why a budget that grows with the request:
+// wazero stops a module at the clock by a check at every loop back-edge
+// that leaves the module for Go (WithCloseOnContextDone), which costs a
+// module that reads and writes a request byte by byte several times its
+// own run time. A Go-built target takes about 1.5 s of CPU per MiB of
+// request on a quiet 2-core machine (a 20 MiB module, a 28 MB request:
+// about 30 s), an AssemblyScript one about 0.2 s, so a fixed 20 s clock
+// refused large modules that are no runaway at all. 2 s per MiB leaves
+// a Go target its time on a busy machine while a module that spins on a
+// small request still stops at Timeout; the request bound (MaxRequest,
+// 64 MiB) bounds the whole at Timeout + 128 s.
+const ClockPerMiB = 2 * time.Second
+
+// ForRequest returns l with the clock raised by ClockPerMiB for each whole
+// MiB of an n-byte request: the clock the host gives a run whose
+// deadline the user did not set. The compile budget is unchanged.
+func (l Limits) ForRequest(n int64) Limits {
+	if n > 0 {
+		l.timeout += time.Duration(n>>20) * ClockPerMiB
+	}
+	return l
 }
 
 // MaxModule is the artifact size bound in bytes.

@@ -150,41 +150,144 @@ export class Request {
 // quote renders s as a JSON string with the minimal escaping every SDK
 // shares: quote, backslash, and control characters; nothing else.
 export function quote(s: string): string {
-  let out = '"';
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let esc = "";
-    if (c == 0x22) esc = '\\"';
-    else if (c == 0x5c) esc = "\\\\";
-    else if (c == 0x0a) esc = "\\n";
-    else if (c == 0x0d) esc = "\\r";
-    else if (c == 0x09) esc = "\\t";
-    else if (c == 0x08) esc = "\\b";
-    else if (c == 0x0c) esc = "\\f";
-    else if (c < 0x20) esc = "\\u00" + (c < 0x10 ? "0" : "") + c.toString(16);
-    if (esc.length > 0) {
-      out += s.substring(run, i) + esc;
-      run = i + 1;
-    }
+  const b = new Utf8Buf(s.length + 2);
+  b.quoted(s);
+  return String.UTF8.decodeUnsafe(b.data, <usize>b.len);
+}
+
+// Utf8Buf is a growing UTF-8 byte buffer the plan is written into as it is
+// built, so the plan costs its own bytes once and every string is escaped
+// in one pass: a plan built by concatenating strings (each member, each
+// intent, then the join, then the UTF-8 encoding) copied a large file's
+// content again at every escape and held the plan four times over, which
+// a 20 MiB module turned into minutes and the memory ceiling.
+export class Utf8Buf {
+  data: usize = 0;
+  len: i32 = 0;
+  cap: i32 = 0;
+  private buf: ArrayBuffer = new ArrayBuffer(0);
+
+  constructor(capacity: i32) {
+    this.grow(capacity < 64 ? 64 : capacity);
   }
-  return out + s.substring(run) + '"';
+
+  private grow(want: i32): void {
+    let cap = this.cap < 64 ? 64 : this.cap;
+    while (cap < want) cap = cap > 0x3fffffff ? 0x7fffffff : cap << 1;
+    const next = new ArrayBuffer(cap);
+    if (this.len > 0) memory.copy(changetype<usize>(next), this.data, <usize>this.len);
+    this.buf = next;
+    this.data = changetype<usize>(next);
+    this.cap = cap;
+  }
+
+  // reserve makes room for n more bytes.
+  @inline
+  reserve(n: i32): void {
+    if (this.len + n > this.cap) this.grow(this.len + n);
+  }
+
+  @inline
+  byte(c: i32): void {
+    store<u8>(this.data + <usize>this.len, <u8>c);
+    this.len++;
+  }
+
+  // ascii appends s, which must be ASCII (the SDK's own punctuation).
+  ascii(s: string): void {
+    this.reserve(s.length);
+    for (let i = 0; i < s.length; i++) this.byte(s.charCodeAt(i));
+  }
+
+  // quoted appends s as a JSON string in UTF-8, escaped as quote says. A
+  // lone surrogate, which UTF-8 cannot carry, becomes U+FFFD.
+  quoted(s: string): void {
+    const n = s.length;
+    // Room for the plain case (one byte a unit) up front; a unit takes at
+    // most 6 bytes (a control character as \u00XX), so the loop makes room
+    // for the rest only when fewer than 6 bytes are left.
+    this.reserve(n + 2);
+    this.byte(0x22);
+    const p = changetype<usize>(s);
+    for (let i = 0; i < n; i++) {
+      if (this.len + 6 > this.cap) this.grow(this.len + 6 + (n - i) + 1);
+      const c = <i32>load<u16>(p + (<usize>i << 1));
+      if (c >= 0x20 && c < 0x80) {
+        if (c == 0x22 || c == 0x5c) this.byte(0x5c);
+        this.byte(c);
+      } else if (c < 0x20) {
+        this.byte(0x5c);
+        if (c == 0x0a) this.byte(0x6e);
+        else if (c == 0x0d) this.byte(0x72);
+        else if (c == 0x09) this.byte(0x74);
+        else if (c == 0x08) this.byte(0x62);
+        else if (c == 0x0c) this.byte(0x66);
+        else {
+          this.byte(0x75); this.byte(0x30); this.byte(0x30);
+          this.byte(c < 0x10 ? 0x30 : 0x31);
+          const d = c & 15;
+          this.byte(d < 10 ? 0x30 + d : 0x61 + d - 10);
+        }
+      } else if (c < 0x800) {
+        this.byte(0xc0 | (c >> 6));
+        this.byte(0x80 | (c & 0x3f));
+      } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < n && (<i32>load<u16>(p + (<usize>(i + 1) << 1)) & 0xfc00) == 0xdc00) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (<i32>load<u16>(p + (<usize>(i + 1) << 1)) - 0xdc00);
+        i++;
+        this.byte(0xf0 | (cp >> 18));
+        this.byte(0x80 | ((cp >> 12) & 0x3f));
+        this.byte(0x80 | ((cp >> 6) & 0x3f));
+        this.byte(0x80 | (cp & 0x3f));
+      } else {
+        const cp = c >= 0xd800 && c < 0xe000 ? 0xfffd : c;
+        this.byte(0xe0 | (cp >> 12));
+        this.byte(0x80 | ((cp >> 6) & 0x3f));
+        this.byte(0x80 | (cp & 0x3f));
+      }
+    }
+    this.reserve(1);
+    this.byte(0x22);
+  }
+
+  // member appends ,"name":value with value quoted.
+  member(name: string, value: string): void {
+    this.ascii(',"' + name + '":');
+    this.quoted(value);
+  }
+
+  // take hands the buffer over (it stays valid while referenced).
+  take(): ArrayBuffer {
+    return this.buf;
+  }
 }
 
-function member(name: string, value: string): string {
-  return ',"' + name + '":' + quote(value);
-}
-
-// PlanBuilder accumulates intents as serialized JSON objects, in order,
-// each with "op" first and members in the protocol's field order.
+// PlanBuilder writes intents, in order, straight into the plan's UTF-8
+// bytes, each with "op" first and members in the protocol's field order.
+// Building costs time and memory linear in the plan's size.
 export class PlanBuilder {
-  intents: string[] = [];
+  private out: Utf8Buf;
+  private count: i32 = 0;
   // The first refusal, spelled "rule: detail"; "" while none.
   error: string = "";
+
+  // sizeHint, when known (the request's length), sizes the buffer once
+  // for a target whose plan copies the request's files.
+  constructor(sizeHint: i32 = 0) {
+    this.out = new Utf8Buf(sizeHint + 64);
+    this.out.ascii('{"protocol":1,"intents":[');
+  }
 
   private refuse(rule: string, detail: string): bool {
     if (this.error == "") this.error = rule + ": " + detail;
     return false;
+  }
+
+  // open starts an intent: {"op":"OP"
+  private open(op: string): void {
+    this.out.ascii(this.count == 0 ? '{"op":"' : ',{"op":"');
+    this.out.ascii(op);
+    this.out.ascii('"');
+    this.count++;
   }
 
   // fail records an extension's own failure, spelled "rule: detail" (the
@@ -214,7 +317,10 @@ export class PlanBuilder {
 
   write(path: string, content: string): bool {
     if (!this.ok(path)) return false;
-    this.intents.push('{"op":"write"' + member("path", path) + member("content", content) + "}");
+    this.open("write");
+    this.out.member("path", path);
+    this.out.member("content", content);
+    this.out.ascii("}");
     return true;
   }
 
@@ -238,28 +344,40 @@ export class PlanBuilder {
     if (f.encoding == "base64" && !isBase64(f.content)) {
       return this.refuse("plan.encoding", "file " + f.path + ": content is not valid base64");
     }
-    const enc = f.encoding == "base64" ? member("encoding", "base64") : "";
-    const exec = executable ? ',"executable":true' : "";
-    this.intents.push('{"op":"write"' + member("path", path) + member("content", f.content) + enc + exec + "}");
+    this.open("write");
+    this.out.member("path", path);
+    this.out.member("content", f.content);
+    if (f.encoding == "base64") this.out.member("encoding", "base64");
+    if (executable) this.out.ascii(',"executable":true');
+    this.out.ascii("}");
     return true;
   }
 
   delete(path: string): bool {
     if (!this.ok(path)) return false;
-    this.intents.push('{"op":"delete"' + member("path", path) + "}");
+    this.open("delete");
+    this.out.member("path", path);
+    this.out.ascii("}");
     return true;
   }
 
   rename(from: string, to: string): bool {
     if (!this.ok(from) || !this.ok(to)) return false;
-    this.intents.push('{"op":"rename"' + member("from", from) + member("to", to) + "}");
+    this.open("rename");
+    this.out.member("from", from);
+    this.out.member("to", to);
+    this.out.ascii("}");
     return true;
   }
 
   fetch(url: string, dest: string): bool {
     if (!url.startsWith("https://")) return this.refuse("remote.scheme", "fetch is https only");
     if (!this.ok(dest)) return false;
-    this.intents.push('{"op":"fetch"' + member("url", url) + member("dest", dest) + member("method", "GET") + "}");
+    this.open("fetch");
+    this.out.member("url", url);
+    this.out.member("dest", dest);
+    this.out.member("method", "GET");
+    this.out.ascii("}");
     return true;
   }
 
@@ -268,14 +386,36 @@ export class PlanBuilder {
       return this.refuse("remote.scheme", "clone is https or ssh only");
     }
     if (!this.ok(dest)) return false;
-    let tail = ref != "" ? member("ref", ref) : "";
-    if (depth > 0) tail += ',"depth":' + depth.toString();
-    this.intents.push('{"op":"clone"' + member("url", url) + member("dest", dest) + tail + "}");
+    this.open("clone");
+    this.out.member("url", url);
+    this.out.member("dest", dest);
+    if (ref != "") this.out.member("ref", ref);
+    if (depth > 0) this.out.ascii(',"depth":' + depth.toString());
+    this.out.ascii("}");
     return true;
   }
 
+  // intentCount is the number of intents so far.
+  intentCount(): i32 {
+    return this.count;
+  }
+
+  // finish closes the plan and returns its UTF-8 bytes: the buffer itself
+  // (its first length() bytes), never a copy. Call it once, last.
+  finish(): ArrayBuffer {
+    this.out.ascii("]}");
+    return this.out.take();
+  }
+
+  // length is the plan's length in bytes (after finish).
+  length(): i32 {
+    return this.out.len;
+  }
+
+  // toJSON is the plan so far as a string, before finish (for tests; it
+  // copies).
   toJSON(): string {
-    return '{"protocol":1,"intents":[' + this.intents.join(",") + "]}";
+    return String.UTF8.decodeUnsafe(this.out.data, <usize>this.out.len) + "]}";
   }
 }
 
@@ -341,20 +481,23 @@ function diagnose(msg: string): void {
   fd_write(2, changetype<usize>(iov), 1, changetype<usize>(written));
 }
 
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// b64 reports whether c is a character of the standard base64 alphabet.
+@inline
+function b64(c: i32): bool {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2b || c == 0x2f;
+}
 
-// isBase64 reports whether s is padded standard base64 (RFC 4648 section 4).
+// isBase64 reports whether s is padded standard base64 (RFC 4648 section
+// 4), in one pass without allocating (a module's binaries are megabytes).
 export function isBase64(s: string): bool {
-  if (s.length % 4 != 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charAt(i);
-    if (c == "=") {
-      const pad = s.length - i;
-      if (pad > 2) return false;
-      for (let j = i; j < s.length; j++) if (s.charAt(j) != "=") return false;
-      return true;
-    }
-    if (B64.indexOf(c) < 0) return false;
+  const n = s.length;
+  if (n % 4 != 0) return false;
+  const p = changetype<usize>(s);
+  let end = n;
+  if (n > 0 && load<u16>(p + (<usize>(n - 1) << 1)) == 0x3d) end--;
+  if (end < n && end > 0 && load<u16>(p + (<usize>(end - 1) << 1)) == 0x3d) end--;
+  for (let i = 0; i < end; i++) {
+    if (!b64(<i32>load<u16>(p + (<usize>i << 1)))) return false;
   }
   return true;
 }
@@ -362,6 +505,7 @@ export function isBase64(s: string): bool {
 let handler: ((req: Request, plan: PlanBuilder) => void) | null = null;
 let requestBuf = new ArrayBuffer(0);
 let planBuf = new ArrayBuffer(0);
+let planLen: i32 = 0;
 
 // register installs the extension's handler; call it at the entry file's top level.
 export function register(h: (req: Request, plan: PlanBuilder) => void): void {
@@ -420,6 +564,7 @@ export function lola_alloc(size: i32): usize {
 
 export function lola_run(ptr: usize, len: i32): i32 {
   planBuf = new ArrayBuffer(0);
+  planLen = 0;
   if (ptr != changetype<usize>(requestBuf) || len < 0 || len > requestBuf.byteLength) {
     diagnose("lola_run: request is not in the buffer lola_alloc returned");
     return STATUS_BAD_REQUEST;
@@ -434,7 +579,7 @@ export function lola_run(ptr: usize, len: i32): i32 {
     diagnose("lola: request protocol " + req.protocol.toString() + " (this SDK speaks 1)");
     return STATUS_BAD_REQUEST;
   }
-  const plan = new PlanBuilder();
+  const plan = new PlanBuilder(len);
   const h = handler!;
   h(req, plan);
   if (plan.error != "") {
@@ -443,7 +588,8 @@ export function lola_run(ptr: usize, len: i32): i32 {
     // e.g. a module without the inventory it needs) reports a bad request.
     return plan.error.startsWith("request.") ? STATUS_BAD_REQUEST : STATUS_HANDLER_ERROR;
   }
-  planBuf = String.UTF8.encode(plan.toJSON());
+  planBuf = plan.finish();
+  planLen = plan.length();
   return STATUS_OK;
 }
 
@@ -452,5 +598,5 @@ export function lola_plan_ptr(): usize {
 }
 
 export function lola_plan_len(): i32 {
-  return planBuf.byteLength;
+  return planLen;
 }
