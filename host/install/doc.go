@@ -21,8 +21,12 @@
 //     stays);
 //  5. records the install in $LOLA_HOME/installed.yml, in today's Lola's
 //     shape, by temp file and rename (0600): what the plan really wrote
-//     (record.go), and, as lola's own keys, each file written with the
-//     sha256 of its content ("files") and the directories created.
+//     (record.go), and, as lola's own keys, each file made lola's with
+//     the sha256 of its content ("files") and the directories created.
+//     Ownership is proven, never inferred: a file is lola's when the plan
+//     created it, or replaced different content (lola's, or taken over
+//     with --force, audited); a write that left a user's identical file
+//     as it was does not make it lola's (writtenFiles).
 //
 // Ownership (ownership.go): a plan that would replace, rename or remove an
 // existing file that no record of the same root lists with the content it

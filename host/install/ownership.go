@@ -347,18 +347,32 @@ func hashHex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// writtenFiles is path -> sha256 of every file the committed plan wrote
-// (added, replaced or left unchanged), managed files excepted.
-func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool) map[string]string {
+// writtenFiles is path -> sha256 of every file the committed plan made
+// lola's, managed files excepted: ownership is proven, never inferred.
+// A file the plan added (nothing was there) or replaced (its content
+// differed: lola's already, or taken over with --force, audited) is
+// lola's. A write that left a file as it was (apply.ChangeNoop) proves
+// nothing, since the bytes may be the user's own that happen to equal
+// what the target renders: it is recorded only when lola already owned
+// exactly that content (prior), so a reinstall keeps what it had and a
+// user's identical file stays the user's, and uninstall never deletes it.
+func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool, prior owned) map[string]string {
 	out := map[string]string{}
 	for _, c := range changes {
 		if c.Op != schema.OpWrite || managed[c.Path] {
 			continue
 		}
+		body, err := p.Body(c.Intent)
+		if err != nil {
+			continue
+		}
+		sum := hashHex(body)
 		switch c.Kind {
-		case apply.ChangeAdded, apply.ChangeReplaced, apply.ChangeNoop:
-			if body, err := p.Body(c.Intent); err == nil {
-				out[c.Path] = hashHex(body)
+		case apply.ChangeAdded, apply.ChangeReplaced:
+			out[c.Path] = sum
+		case apply.ChangeNoop:
+			if prior.has(c.Path, sum) {
+				out[c.Path] = sum
 			}
 		}
 	}
