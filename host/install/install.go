@@ -814,7 +814,7 @@ func (j *job) record() Record {
 	if !j.contextApplied {
 		text = instructionsText(j.mod)
 	}
-	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text)
+	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text, j.guard.prior, j.prev)
 	keepUntouchedParts(&r, j.prev, j.mod.Layout(), j.applied, j.req.Current, text)
 	if len(j.o.AppendContext) > 0 {
 		r.AppendContext = append(stringList(nil), j.o.AppendContext...)

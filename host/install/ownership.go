@@ -92,6 +92,17 @@ type guard struct {
 	before map[string]string
 	// rewrites is path -> sha256 of every file the plan writes.
 	rewrites map[string]string
+	// prior is, for every JSON file the plan writes, what it held when
+	// the plan was checked: the servers the plan adds or changes there
+	// are the ones lola may claim (record.go).
+	prior map[string]priorFile
+}
+
+// priorFile is a file's content before the plan: absent, read, or
+// unknown (unreadable or too large: nothing is claimed in it).
+type priorFile struct {
+	existed, known bool
+	body           []byte
 }
 
 // lolaHomeWithin returns home relative to root in slash form when home
@@ -127,11 +138,15 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 	g.forced, g.same, g.before = nil, map[string]bool{}, map[string]string{}
 	// What the plan writes back: a file it removes (with its directory)
 	// and writes again with the same content is not changed by it.
-	g.rewrites = map[string]string{}
+	g.rewrites, g.prior = map[string]string{}, map[string]priorFile{}
 	for _, c := range changes {
 		if c.Op == schema.OpWrite {
 			if body, err := p.Body(c.Intent); err == nil {
 				g.rewrites[c.Path] = hashHex(body)
+			}
+			if isJSON(c.Path) {
+				b, existed, err := fileBytes(r, c.Path)
+				g.prior[c.Path] = priorFile{existed: existed, known: err == nil && (!existed || b != nil), body: b}
 			}
 		}
 	}
