@@ -37,7 +37,11 @@
 // lola's from then on. No plan may touch $LOLA_HOME (the module store),
 // and a project inside it is refused. Uninstall narrows the target's plan
 // (narrow.go) to the files that still hold what lola wrote; the others
-// are kept and reported (Report.Kept). Symbolic links on written paths
+// are kept and reported (Report.Kept). An MCP server is lola's when the
+// plan added it or changed its value (parsed JSON members, never a
+// substring); uninstall removes only a server still holding the value
+// lola recorded, and keeps and names the others (narrowmcp.go).
+// Symbolic links on written paths
 // are replaced only with consent and restored by uninstall (symlinks.go).
 // Reinstalling unchanged content is reported as unchanged.
 //

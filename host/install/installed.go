@@ -80,9 +80,11 @@ type Record struct {
 	// install wrote servers into (root-relative) to the digest
 	// (ServerDigest) of each recorded server's value there, as lola wrote
 	// it. A server whose value no longer has that digest was changed by
-	// the user and is theirs: update keeps it when the module drops it.
-	// Today's Lola ignores the key; a record without it proves nothing,
-	// so such servers are kept too.
+	// the user and is theirs: update keeps it when the module drops it,
+	// and uninstall keeps it (narrowmcp.go). Today's Lola ignores the
+	// key; a record without it proves nothing, so update keeps such
+	// servers too, and uninstall judges them by the value the target's
+	// install would write now (legacyOwnership).
 	MCPValues map[string]map[string]string `yaml:"mcp_values,omitempty"`
 	// ReplacedSymlinks (lola's own addition) lists the symbolic links the
 	// user let the install replace (--replace-symlinks), so uninstall can

@@ -98,7 +98,7 @@ func TestUninstallKeepsTheUsersServerOfTheModulesValue(t *testing.T) {
 	if len(got) != 1 || got["github"] != digest(t, `{"command":"gh"}`) {
 		t.Errorf("servers after uninstall %v, want the user's github only", got)
 	}
-	if !keptServer(rep, ".mcp.json", "github", KeptUnowned) {
+	if !hasKeptServer(rep, ".mcp.json", "github", KeptUnowned) {
 		t.Errorf("kept %+v, want github in .mcp.json named as not lola's", rep.Kept)
 	}
 }
@@ -127,7 +127,7 @@ func TestUninstallKeepsAServerTheUserEdited(t *testing.T) {
 	if len(got) != len(want) || got["github"] != want["github"] || got["mine"] != want["mine"] {
 		t.Errorf("servers after uninstall %v, want the user's edited github and mine", got)
 	}
-	if !keptServer(rep, ".mcp.json", "github", KeptEdited) {
+	if !hasKeptServer(rep, ".mcp.json", "github", KeptEdited) {
 		t.Errorf("kept %+v, want github in .mcp.json named as edited", rep.Kept)
 	}
 }
@@ -145,11 +145,72 @@ func TestRecordClaimsOnlyParsedServers(t *testing.T) {
 	}
 }
 
-func keptServer(rep Report, path, name, reason string) bool {
+func hasKeptServer(rep Report, path, name, reason string) bool {
 	for _, k := range rep.Kept {
 		if k.Path == path && k.Server == name && k.Reason == reason {
 			return true
 		}
 	}
 	return false
+}
+
+// A record without server values (today's Lola's) proves a server only
+// with the value the target's install would write now: uninstall removes
+// such an unchanged server, as today's Lola does, and keeps an edited one.
+func TestUninstallOfALegacyRecordJudgesServersByWhatTheTargetWouldWrite(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", mcpModule())
+	e.addMCPTarget(t,
+		skillWrite+","+mcpWrite(`{"github":{"command":"gh"},"notes":{"command":"n"}}`),
+		skillDelete+","+mcpWrite(`{}`))
+	o := e.options("sample", "claude-code")
+	mustInstall(t, o)
+	if err := UpdateRegistry(e.home, func(reg *Registry) error {
+		r := reg.All()[0]
+		r.Files, r.MCPValues = nil, nil
+		reg.Put(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, e.project, map[string]string{".mcp.json": `{"mcpServers": {"github": {"command": "my-gh"}, "notes": {"command": "n"}}}`})
+	rep, err := Uninstall(context.Background(), o)
+	if err != nil || !rep.Applied() {
+		t.Fatalf("uninstall: %v %+v", err, rep.Result)
+	}
+	got := serversIn(t, e.project)
+	if len(got) != 1 || got["github"] != digest(t, `{"command":"my-gh"}`) {
+		t.Errorf("servers after uninstall %v, want only the user's edited github", got)
+	}
+	if !hasKeptServer(rep, ".mcp.json", "github", KeptEdited) {
+		t.Errorf("kept %+v, want github named as edited", rep.Kept)
+	}
+}
+
+// The guard's own proof on uninstall, whatever the narrowing did: a plan
+// removing or changing a server the record claims by name but whose value
+// is not the recorded one is refused, and so is deleting a file holding
+// it; the recorded value may go.
+func TestUninstallGuardOwnsOnlyServersWithTheirRecordedValue(t *testing.T) {
+	wrote := digest(t, `{"command":"gh"}`)
+	rec := &Record{MCPs: []string{"github"}, MCPValues: map[string]map[string]string{".mcp.json": {"github": wrote}}}
+	m := ownedBy(*rec, map[string]bool{".mcp.json": true}, map[string]bool{".mcp.json": true})
+	m.proof = rec
+	for _, c := range []struct{ before, after string }{
+		{`{"mcpServers":{"github":{"command":"my-gh"}}}`, `{"mcpServers":{}}`},
+		{`{"mcpServers":{"github":{"command":"my-gh"}}}`, `{"mcpServers":{"github":{"command":"gh"}}}`},
+	} {
+		if why := m.jsonRewrite(".mcp.json", []byte(c.before), true, []byte(c.after)); !strings.Contains(why, `"github"`) {
+			t.Errorf("%s -> %s: %q, want a refusal naming github", c.before, c.after, why)
+		}
+	}
+	if why := m.jsonDelete(".mcp.json", []byte(`{"mcpServers":{"github":{"command":"my-gh"}}}`)); !strings.Contains(why, `"github"`) {
+		t.Errorf("delete: %q, want a refusal naming github", why)
+	}
+	if why := m.jsonRewrite(".mcp.json", []byte(`{"mcpServers": {"github": {"command": "gh"}}}`), true, []byte(`{"mcpServers":{}}`)); why != "" {
+		t.Errorf("removing the recorded value refused: %s", why)
+	}
+	if why := m.jsonDelete(".mcp.json", []byte(`{"mcpServers":{"github":{"command":"gh"}}}`)); why != "" {
+		t.Errorf("deleting a file of only the recorded value refused: %s", why)
+	}
 }
