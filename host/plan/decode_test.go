@@ -92,7 +92,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"truncated", `{"protocol":1,"intents":[` + ok, schema.RulePlanMalformed, -1, "unexpected end of input"},
 		{"wrong type in third intent", wrap(ok, ok, `{"op":"write","path":"a","content":true}`), schema.RulePlanMalformed, 2, `member "content": expected a string`},
 		{"if_content of another hash", wrap(ok, `{"op":"write","path":"a","content":"x","if_content":"md5:0cc175b9c0f1b6a831c399e269772661"}`), schema.RulePlanMalformed, 1, `if_content "md5:`},
-		{"if_content in upper case", wrap(`{"op":"write","path":"a","content":"x","if_content":"sha256:`+strings.Repeat("A", 64)+`"}`), schema.RulePlanMalformed, 0, "lowercase hex"},
+		{"if_content in upper case", wrap(`{"op":"write","path":"a","content":"x","if_content":"sha256:` + strings.Repeat("A", 64) + `"}`), schema.RulePlanMalformed, 0, "lowercase hex"},
 		{"if_content on a delete", wrap(`{"op":"delete","path":"a","if_content":"absent"}`), schema.RulePlanUnknownField, 0, `"if_content" is not a member of delete`},
 		{"negative depth", wrap(`{"op":"clone","url":"https://e.org/r","dest":"r","depth":-5}`), schema.RulePlanMalformed, 0, "depth -5"},
 		{"unknown top-level member", `{"protocol":1,"intents":[],"x":1}`, schema.RulePlanUnknownField, -1, `unknown member "x"`},
