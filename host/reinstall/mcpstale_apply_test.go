@@ -2,6 +2,7 @@ package reinstall
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/rejection"
+	"github.com/lola-pm/lola/schema"
 )
 
 // The real removal of the servers a new module version dropped, through
@@ -103,4 +106,39 @@ func digestOf(t *testing.T, v string) string {
 		t.Fatalf("not JSON: %s", v)
 	}
 	return d
+}
+
+// The stale-server rewrite is a compare-and-swap on the bytes lola read:
+// an edit the user makes to the file between that read and the apply
+// (here, after the plan was built from it) refuses the plan,
+// conflict.changed, and the user's edit stays byte for byte.
+func TestStaleServerRewriteRefusesAFileEditedSinceItWasRead(t *testing.T) {
+	base := t.TempDir()
+	home, root := filepath.Join(base, "home"), filepath.Join(base, "project")
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	read := `{"mcpServers": {"drop": {"command": "d"}, "mine": {"command": "m"}}}`
+	wrote, _ := install.ServerDigest([]byte(`{"command": "d"}`))
+	old := install.Record{MCPs: []string{"drop"}, MCPValues: map[string]map[string]string{".mcp.json": {"drop": wrote}}}
+	intents, removed, _ := staleServerPlan([]schema.File{{Path: ".mcp.json", Content: read}}, map[string]bool{"drop": true}, old, nil)
+	if len(intents) != 1 || len(removed) != 1 || intents[0].IfContent != schema.IfContentSHA256([]byte(read)) {
+		t.Fatalf("plan %+v: want one write carrying the sha256 of what was read", intents)
+	}
+	edited := `{"mcpServers": {"drop": {"command": "d"}, "mine": {"command": "m"}, "added-meanwhile": {"command": "x"}}}`
+	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, err := audit.Open(filepath.Join(home, audit.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	err = applyOwnPlan(context.Background(), root, home, intents, log, "removing")
+	if !errors.Is(err, rejection.Rule(schema.RuleConflictChanged)) {
+		t.Fatalf("err = %v, want conflict.changed", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".mcp.json")); string(got) != edited {
+		t.Errorf(".mcp.json = %s, want the user's edit kept", got)
+	}
 }
