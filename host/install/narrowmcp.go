@@ -176,7 +176,9 @@ func narrowServers(r *os.Root, p *plan.Plan, managed map[string]bool, rec *Recor
 			return nil, nil, errors.New("uninstall: " + path + " cannot be rewritten")
 		}
 		kept = append(kept, ks...)
-		out = append(out, schema.Intent{Write: &schema.Write{Path: path, Content: base64.StdEncoding.EncodeToString(body), Encoding: schema.EncodingBase64}})
+		// Computed from before: a compare-and-swap on it, so an edit made
+		// since this read refuses the uninstall rather than being lost.
+		out = append(out, schema.Intent{Write: &schema.Write{Path: path, Content: base64.StdEncoding.EncodeToString(body), Encoding: schema.EncodingBase64, IfContent: schema.IfContentSHA256(before)}})
 	}
 	if len(kept) == 0 {
 		return p, nil, nil
