@@ -15,7 +15,8 @@ const K: [u32; 64] = [
 /// The SHA-256 digest of `data`.
 pub fn digest(data: &[u8]) -> [u8; 32] {
     let mut h: [u32; 8] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
     ];
     let mut msg = data.to_vec();
     let bits = (data.len() as u64).wrapping_mul(8);
@@ -27,18 +28,30 @@ pub fn digest(data: &[u8]) -> [u8; 32] {
     for block in msg.chunks_exact(64) {
         let mut w = [0u32; 64];
         for i in 0..16 {
-            w[i] = u32::from_be_bytes([block[4 * i], block[4 * i + 1], block[4 * i + 2], block[4 * i + 3]]);
+            w[i] = u32::from_be_bytes([
+                block[4 * i],
+                block[4 * i + 1],
+                block[4 * i + 2],
+                block[4 * i + 3],
+            ]);
         }
         for i in 16..64 {
             let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
             let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
         }
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
         for i in 0..64 {
             let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
             let ch = (e & f) ^ (!e & g);
-            let t1 = hh.wrapping_add(s1).wrapping_add(ch).wrapping_add(K[i]).wrapping_add(w[i]);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
             let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
             let maj = (a & b) ^ (a & c) ^ (b & c);
             let t2 = s0.wrapping_add(maj);
@@ -84,10 +97,19 @@ mod tests {
 
     #[test]
     fn known_digests() {
-        assert_eq!(if_content(Some(b"")), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-        assert_eq!(if_content(Some(b"abc")), "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            if_content(Some(b"")),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(
+            if_content(Some(b"abc")),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
         let long = vec![b'a'; 1000];
-        assert_eq!(if_content(Some(&long)), "sha256:41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+        assert_eq!(
+            if_content(Some(&long)),
+            "sha256:41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
+        );
         assert_eq!(if_content(None), "absent");
     }
 }
@@ -102,11 +124,20 @@ mod rewrite_tests {
     #[test]
     fn rewrite_carries_if_content() {
         let mut p = PlanBuilder::new();
-        let before = File { path: ".mcp.json".into(), content: "YWJj".into(), encoding: "base64".into(), executable: false };
+        let before = File {
+            path: ".mcp.json".into(),
+            content: "YWJj".into(),
+            encoding: "base64".into(),
+            executable: false,
+        };
         p.rewrite(".mcp.json", "{}", Some(&before)).unwrap();
         p.rewrite("CLAUDE.md", "x", None).unwrap();
         let plan = serde_json::to_string(&p.build()).unwrap();
         assert!(plan.contains(r#""if_content":"sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad""#), "{}", plan);
-        assert!(plan.contains(r#""path":"CLAUDE.md","content":"x","if_content":"absent""#), "{}", plan);
+        assert!(
+            plan.contains(r#""path":"CLAUDE.md","content":"x","if_content":"absent""#),
+            "{}",
+            plan
+        );
     }
 }
