@@ -20,7 +20,9 @@ import (
 //     settings) must stay as they are; "$schema" may appear only when
 //     lola creates the file. Inside a top-level object (the server
 //     container: mcpServers, servers, mcp), a member may change only when
-//     lola owns its name (an install of this root recorded it) or when the
+//     lola owns its name (an install of this root recorded it; on
+//     uninstall, only while it holds the value that record's mcp_values
+//     holds for it: one the user edited is theirs) or when the
 //     module brings that name and the user has no member of that name:
 //     a module server named like one of the user's is refused, even with
 //     --force, since taking it over would delete the user's server at
