@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -687,6 +688,35 @@ func (j *job) legacyOwnership(ctx context.Context, rec *Record) error {
 			}
 		case !j.managed[pp.String()] && rec.Files == nil:
 			j.owned.add(pp.String(), hashHex(body))
+		}
+	}
+	// A managed JSON file the install would leave alone already holds
+	// what it would write there (a target writes a managed file only to
+	// change it): its servers' values there are the install's.
+	if len(missing) > 0 {
+		written := map[string]bool{}
+		for _, in := range p.Intents() {
+			if in.Write != nil {
+				written[in.Write.Path] = true
+			}
+		}
+		for _, f := range j.req.Current {
+			if !j.managed[f.Path] || !isJSON(f.Path) || written[f.Path] {
+				continue
+			}
+			body := []byte(f.Content)
+			if f.Encoding == schema.EncodingBase64 {
+				b, err := base64.StdEncoding.DecodeString(f.Content)
+				if err != nil {
+					continue
+				}
+				body = b
+			}
+			for name, d := range serverDigests(body, missing) {
+				if _, ok := proof.MCPValues[f.Path][name]; !ok {
+					proof.recordValue(f.Path, name, d)
+				}
+			}
 		}
 	}
 	j.guard.parts.proof = &proof

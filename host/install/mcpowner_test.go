@@ -214,3 +214,31 @@ func TestUninstallGuardOwnsOnlyServersWithTheirRecordedValue(t *testing.T) {
 		t.Errorf("deleting a file of only the recorded value refused: %s", why)
 	}
 }
+
+// A record without server values whose servers the target's install
+// would leave as they are (its plan does not write the file: the file
+// already holds exactly what it would write) proves them with their
+// values there: uninstall removes them.
+func TestUninstallOfALegacyRecordWhenTheInstallWouldNotRewriteTheFile(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", mcpModule())
+	e.addMCPTarget(t, skillWrite, skillDelete+","+mcpWrite(`{}`))
+	writeTree(t, e.project, map[string]string{".mcp.json": `{"mcpServers": {"github": {"command": "gh"}, "notes": {"command": "n"}}}`})
+	o := e.options("sample", "claude-code")
+	mustInstall(t, o)
+	if err := UpdateRegistry(e.home, func(reg *Registry) error {
+		r := reg.All()[0]
+		r.MCPs, r.MCPValues = []string{"github", "notes"}, nil
+		reg.Put(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Uninstall(context.Background(), o)
+	if err != nil || !rep.Applied() {
+		t.Fatalf("uninstall: %v %+v", err, rep.Result)
+	}
+	if got := serversIn(t, e.project); len(got) != 0 {
+		t.Errorf("servers after uninstall %v, want none (the record claims both, unchanged)", got)
+	}
+}
