@@ -56,7 +56,11 @@ func runThroughHost(t testing.TB, artifact, request string) (hostReport, int) {
 	t.Helper()
 	home := filepath.Join(workDir, "home")
 	root := t.TempDir()
-	defer assertNothingLeft(t, root)
+	// The root holds the request's current managed files, as the host
+	// hands over what is there: a compare-and-swap write (if_content) is
+	// checked against them.
+	seeded := seedCurrent(t, root, request)
+	defer assertNothingLeft(t, root, seeded)
 	args := []string{"ext", "run", "--root", root, "--dry-run", "--json", "--fs", "bytes", "--request", request}
 	if !strings.HasSuffix(artifact, ".wasm") {
 		args = append(args, "--trust-native")
@@ -83,16 +87,68 @@ func runThroughHost(t testing.TB, artifact, request string) (hostReport, int) {
 	return rep, code
 }
 
-// assertNothingLeft fails when a dry run left anything under root (the
-// executor creates no lock file and a dry run no staging).
-func assertNothingLeft(t testing.TB, root string) {
+// seedCurrent writes the request file's current files beneath root and
+// returns them (root-relative path -> content).
+func seedCurrent(t testing.TB, root, request string) map[string]string {
 	t.Helper()
-	entries, err := os.ReadDir(root)
+	b, err := os.ReadFile(request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		t.Errorf("a dry run left %s under the root", e.Name())
+	var req struct {
+		Current []struct{ Path, Content, Encoding string } `json:"current"`
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range req.Current {
+		body := []byte(f.Content)
+		if f.Encoding == "base64" {
+			if body, err = base64.StdEncoding.DecodeString(f.Content); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := filepath.Join(root, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out[f.Path] = string(body)
+	}
+	return out
+}
+
+// assertNothingLeft fails when a dry run left anything under root but the
+// seeded files, as they were (the executor creates no lock file and a dry
+// run no staging).
+func assertNothingLeft(t testing.TB, root string, seeded map[string]string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			for s := range seeded {
+				if strings.HasPrefix(s, rel+"/") {
+					return nil
+				}
+			}
+		} else if body, ok := seeded[rel]; ok {
+			if b, err := os.ReadFile(p); err != nil || string(b) != body {
+				t.Errorf("a dry run changed %s under the root", rel)
+			}
+			return nil
+		}
+		t.Errorf("a dry run left %s under the root", rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

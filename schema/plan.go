@@ -1,6 +1,11 @@
 package schema
 
-import "maps"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"strings"
+)
 
 // Plan is what an extension returns: a set of intents the host validates as a
 // whole and applies atomically. The order of Intents carries no meaning; the
@@ -50,6 +55,39 @@ type Write struct {
 	Content    string   `json:"content" jsonschema_description:"The content: UTF-8 text, or base64 when encoding is base64."`
 	Encoding   Encoding `json:"encoding,omitempty" jsonschema:"enum=utf8,enum=base64" jsonschema_description:"How content is spelled: utf8 (the default) or base64."`
 	Executable bool     `json:"executable,omitempty" jsonschema_description:"Set to make the file executable."`
+	// IfContent makes the write a compare-and-swap: the host applies the
+	// plan only if the file still holds what the write was computed from
+	// (IfContentAbsent, or IfContentSHA256 of its bytes); otherwise it
+	// refuses the whole plan, conflict.changed, nothing applied.
+	IfContent string `json:"if_content,omitempty" jsonschema:"pattern=^(absent|sha256:[0-9a-f]{64})$" jsonschema_description:"Compare-and-swap: apply only if the file is still as the write was computed from: \"absent\" (no file there) or \"sha256:\" and the lowercase hex SHA-256 of its bytes; otherwise the host refuses the whole plan (conflict.changed)."`
+}
+
+// IfContentAbsent is the if_content of a write computed from no file.
+const IfContentAbsent = "absent"
+
+// IfContentSHA256 is the if_content of a write computed from the bytes b:
+// "sha256:" and the lowercase hex SHA-256 of b.
+func IfContentSHA256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// ValidIfContent reports whether s is an if_content a plan may carry:
+// IfContentAbsent or "sha256:" and 64 lowercase hex digits.
+func ValidIfContent(s string) bool {
+	if s == IfContentAbsent {
+		return true
+	}
+	h, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(h) != 64 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Delete removes the file or subtree at Path. A missing path is a no-op.

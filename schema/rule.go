@@ -52,6 +52,8 @@ const (
 	RuleExtensionChanged  // an extension's artifact or manifest differs from what was pinned when it was added
 	RuleExtensionUnsigned // the trust policy requires a signature the artifact's pin or bundle does not carry
 
+	RuleConflictChanged // a compare-and-swap write's file no longer holds what the write was computed from (if_content)
+
 	ruleEnd
 )
 
@@ -91,6 +93,7 @@ var ruleNames = [...]string{
 	RuleRemoteTransportAuth: "remote.transport-auth",
 	RuleExtensionChanged:    "extension.changed",
 	RuleExtensionUnsigned:   "extension.unsigned",
+	RuleConflictChanged:     "conflict.changed",
 }
 
 // Rules lists every member of the vocabulary, in declaration order.

@@ -26,6 +26,20 @@ type WriteOption func(*schema.Write)
 // Executable marks a written file executable.
 func Executable(w *schema.Write) { w.Executable = true }
 
+// IfContent makes the write a compare-and-swap on the content it was
+// computed from: the host applies the plan only if the file still holds
+// exactly before (exists true), or still does not exist (exists false);
+// otherwise it refuses the whole plan, conflict.changed, nothing applied.
+// Use it for a rewrite of a file the user also edits, computed from the
+// request's Current (the managed-file helpers of package assistant do).
+func IfContent(before []byte, exists bool) WriteOption {
+	v := schema.IfContentAbsent
+	if exists {
+		v = schema.IfContentSHA256(before)
+	}
+	return func(w *schema.Write) { w.IfContent = v }
+}
+
 // Write adds a write of UTF-8 text at path. Content that is not valid UTF-8
 // is refused (plan.invalid-utf8): use WriteBytes for binary content.
 func (p *Plan) Write(path, content string, opts ...WriteOption) error {

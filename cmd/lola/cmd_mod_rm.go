@@ -67,7 +67,7 @@ uninstall' has them.`,
 			for _, d := range res.Done {
 				fmt.Fprintf(out, "Uninstalled %s from %s (%s)\n", name, shown(d.Record.Assistant), updateWhere(d.Record))
 				for _, k := range d.Report.Kept {
-					fmt.Fprintf(errOut, "lola: warning: kept %s (%s)\n", shownText(k.Path), keptWhy(k))
+					fmt.Fprintf(errOut, "lola: warning: kept %s (%s)\n", keptWhat(k), keptWhy(k))
 				}
 			}
 			for _, r := range res.Stale {

@@ -106,7 +106,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 		fmt.Fprintf(out, "%s %s for %s into %s (%s, %s):\n", verb, shown(rep.Module), shown(rep.Assistant), where, shown(rep.Target), rep.TargetTier)
 		printTreeDiff(out, pr.Changes, pr.RelationNote)
 		for _, k := range rep.Kept {
-			fmt.Fprintf(out, "  would keep %s (%s)\n", shownText(k.Path), keptWhy(k))
+			fmt.Fprintf(out, "  would keep %s (%s)\n", keptWhat(k), keptWhy(k))
 		}
 	case pipeline.OutcomeCommitted:
 		past := map[schema.Operation]string{schema.OperationInstall: "Installed", schema.OperationUninstall: "Uninstalled"}[rep.Operation]
@@ -131,7 +131,7 @@ func printInstallReport(out, errOut io.Writer, rep install.Report, jr installRep
 			fmt.Fprintf(out, "  restored symbolic link %s -> %s\n", shownText(l.Path), shownText(l.Target))
 		}
 		for _, k := range rep.Kept {
-			fmt.Fprintf(out, "  kept %s (%s)\n", shownText(k.Path), keptWhy(k))
+			fmt.Fprintf(out, "  kept %s (%s)\n", keptWhat(k), keptWhy(k))
 		}
 		if jr.Correlation != "" {
 			fmt.Fprintf(out, "audit correlation %s (lola audit show --correlation %s)\n", jr.Correlation, jr.Correlation)
@@ -199,6 +199,15 @@ func installSymlinkPrompt(in io.Reader, errOut io.Writer) func([]install.Symlink
 }
 
 // keptWhy says why uninstall keeps a file.
+// keptWhat names what an uninstall kept: a file, or one MCP server in a
+// managed file ("mcp:NAME in PATH", as lola update names them).
+func keptWhat(k install.KeptFile) string {
+	if k.Server != "" {
+		return "mcp:" + shown(k.Server) + " in " + shownText(k.Path)
+	}
+	return shownText(k.Path)
+}
+
 func keptWhy(k install.KeptFile) string {
 	if k.Reason == install.KeptUnowned {
 		return "lola did not write it"

@@ -370,6 +370,9 @@ func (p *Prepared) plan(step pathrule.Step) error {
 			sum := sha256.Sum256(body)
 			ri.SHA256 = hex.EncodeToString(sum[:])
 			c.Size = int64(len(body))
+			if err := p.checkIfContent(step, r); err != nil {
+				return refuse(step, err)
+			}
 			same, err := p.unchanged(step, r, body)
 			if err != nil {
 				return refuse(step, err)
@@ -484,4 +487,63 @@ func (p *Prepared) unchanged(step pathrule.Step, r *fsroot.Resolved, body []byte
 		return false, err
 	}
 	return n == len(body) && bytes.Equal(got[:n], body), nil
+}
+
+// checkIfContent is a write's compare-and-swap (schema.Write.IfContent):
+// it refuses the write, conflict.changed, unless the file at r is still
+// what the write was computed from: no file for "absent", else a regular
+// file whose bytes hash to the sha256 given, read through a descriptor
+// opened without following anything that must be the entry resolution
+// observed. A violation refuses the whole plan (Prepare), so nothing is
+// applied. A write carrying no if_content passes.
+//
+// Non-guarantee: the check is made while preparing; an edit of the file
+// in place (same inode) after it and before the commit moves the file
+// aside is not noticed. Replacing the file is (the commit checks each
+// entry's identity before moving it).
+func (p *Prepared) checkIfContent(step pathrule.Step, r *fsroot.Resolved) error {
+	w := step.Intent().Write
+	if w == nil || w.IfContent == "" {
+		return nil
+	}
+	if r.AfterDelete() {
+		return rejection.New(schema.RulePlanMalformed, r.Rel()+": a write with if_content cannot lie at or beneath a path the same plan deletes (the file it was computed from would be gone first)", ref(step))
+	}
+	e := r.Entry()
+	absent := len(r.Create()) > 0 || !e.Exists()
+	changed := func(now string) error {
+		return rejection.New(schema.RuleConflictChanged, r.Rel()+" "+now+" since the plan was computed from it: nothing was applied; run again to plan from it as it is now", ref(step))
+	}
+	if w.IfContent == schema.IfContentAbsent {
+		if !absent {
+			return changed("was created")
+		}
+		return nil
+	}
+	if absent {
+		return changed("was removed")
+	}
+	if e.Kind != fsroot.KindFile {
+		return changed("is no longer a regular file")
+	}
+	f, err := r.Base().OpenFile(r.Name())
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() || !sameFile(fi, e) {
+		return changed("was replaced")
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	if "sha256:"+hex.EncodeToString(h.Sum(nil)) != w.IfContent {
+		return changed("was changed")
+	}
+	return nil
 }

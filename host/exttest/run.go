@@ -3,10 +3,12 @@ package exttest
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -165,7 +167,7 @@ func runOne(ctx context.Context, o Options, artifact string, tier audit.Tier, re
 		}
 		return nil, errors.New(msg)
 	}
-	if err := holdToRules(ctx, e.Manifest(), tier, l.Layers(), l.Plan()); err != nil {
+	if err := holdToRules(ctx, e.Manifest(), tier, l.Layers(), l.Plan(), req.Current); err != nil {
 		return nil, err
 	}
 	return Golden(l.Plan())
@@ -173,9 +175,11 @@ func runOne(ctx context.Context, o Options, artifact string, tier audit.Tier, re
 
 // holdToRules runs every host check on p for the extension of manifest m,
 // under every path-equality relation: a dry run of pipeline.Apply (nothing
-// applied) on an empty scratch root, with m's capabilities and declared
-// path grant (no user configuration narrows it).
-func holdToRules(ctx context.Context, m *extension.Manifest, tier audit.Tier, layers []audit.Layer, p *plan.Plan) error {
+// applied) on a scratch root holding only the request's current managed
+// files (so a compare-and-swap write, if_content, is checked against what
+// the extension was handed), with m's capabilities and declared path
+// grant (no user configuration narrows it).
+func holdToRules(ctx context.Context, m *extension.Manifest, tier audit.Tier, layers []audit.Layer, p *plan.Plan, current []schema.File) error {
 	id, err := audit.NewExtension(m.Name(), m.Version())
 	if err != nil {
 		return err
@@ -186,6 +190,10 @@ func holdToRules(ctx context.Context, m *extension.Manifest, tier audit.Tier, la
 		who := pipeline.Proposer{Extension: id, Tier: tier, Caps: &caps, Paths: &g, Layers: layers}
 		root, err := os.MkdirTemp("", "lola-ext-test-")
 		if err != nil {
+			return err
+		}
+		if err := seedCurrent(root, current); err != nil {
+			os.RemoveAll(root)
 			return err
 		}
 		pr, err := pipeline.Apply(ctx, root, p, who, pipeline.Options{FS: eq.Name(), DryRun: true})
@@ -207,11 +215,67 @@ func holdToRules(ctx context.Context, m *extension.Manifest, tier audit.Tier, la
 // sdk-go/lolatest calls, so an in-process golden passes only a plan the
 // host accepts.
 func CheckPlan(ctx context.Context, m *extension.Manifest, planJSON []byte) error {
+	return CheckPlanFor(ctx, m, nil, planJSON)
+}
+
+// CheckPlanFor is CheckPlan on a scratch root holding the request's
+// current managed files, as the request that produced the plan handed
+// them over: a plan's compare-and-swap writes (if_content) are checked
+// against them.
+func CheckPlanFor(ctx context.Context, m *extension.Manifest, current []schema.File, planJSON []byte) error {
 	p, err := plan.Decode(bytes.NewReader(planJSON), plan.DefaultLimits())
 	if err != nil {
 		return fmt.Errorf("the host refuses the plan: %w", err)
 	}
-	return holdToRules(ctx, m, extension.AuditTier(extension.Tier1, m.Kind()), nil, p)
+	return holdToRules(ctx, m, extension.AuditTier(extension.Tier1, m.Kind()), nil, p, current)
+}
+
+// seedCurrent writes the request's current files beneath the scratch
+// root, by descriptor (fsroot), each path held to the path rules.
+func seedCurrent(root string, current []schema.File) error {
+	if len(current) == 0 {
+		return nil
+	}
+	r, err := fsroot.Open(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for _, f := range current {
+		pp, err := pathrule.Parse(f.Path)
+		if err != nil {
+			return fmt.Errorf("current file %q: %w", f.Path, err)
+		}
+		body := []byte(f.Content)
+		if f.Encoding == schema.EncodingBase64 {
+			if body, err = base64.StdEncoding.DecodeString(f.Content); err != nil {
+				return fmt.Errorf("current file %s: content is not base64", pp.String())
+			}
+		}
+		comps := strings.Split(pp.String(), "/")
+		d, owned := r.Dir(), false
+		for _, c := range comps[:len(comps)-1] {
+			nd, err := d.OpenDir(c)
+			if errors.Is(err, fs.ErrNotExist) {
+				nd, err = d.MkdirOpen(c, 0o755)
+			}
+			if owned {
+				d.Close()
+			}
+			if err != nil {
+				return err
+			}
+			d, owned = nd, true
+		}
+		err = d.ReplaceFile(comps[len(comps)-1], 0o644, body)
+		if owned {
+			d.Close()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // requestMax bounds a case's request file.

@@ -21,8 +21,12 @@
 //     stays);
 //  5. records the install in $LOLA_HOME/installed.yml, in today's Lola's
 //     shape, by temp file and rename (0600): what the plan really wrote
-//     (record.go), and, as lola's own keys, each file written with the
-//     sha256 of its content ("files") and the directories created.
+//     (record.go), and, as lola's own keys, each file made lola's with
+//     the sha256 of its content ("files") and the directories created.
+//     Ownership is proven, never inferred: a file is lola's when the plan
+//     created it, or replaced different content (lola's, or taken over
+//     with --force, audited); a write that left a user's identical file
+//     as it was does not make it lola's (writtenFiles).
 //
 // Ownership (ownership.go): a plan that would replace, rename or remove an
 // existing file that no record of the same root lists with the content it
@@ -33,7 +37,11 @@
 // lola's from then on. No plan may touch $LOLA_HOME (the module store),
 // and a project inside it is refused. Uninstall narrows the target's plan
 // (narrow.go) to the files that still hold what lola wrote; the others
-// are kept and reported (Report.Kept). Symbolic links on written paths
+// are kept and reported (Report.Kept). An MCP server is lola's when the
+// plan added it or changed its value (parsed JSON members, never a
+// substring); uninstall removes only a server still holding the value
+// lola recorded, and keeps and names the others (narrowmcp.go).
+// Symbolic links on written paths
 // are replaced only with consent and restored by uninstall (symlinks.go).
 // Reinstalling unchanged content is reported as unchanged.
 //

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -419,11 +421,13 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 	j.owned.addRecord(*rec)
 	j.guard.owned = j.owned
 	j.guard.parts = ownedBy(*rec, j.managed, j.guard.parts.created)
-	if rec.Files == nil && !(j.o.DryRun && j.ext.Tier().Native()) {
+	// A server is lola's to remove only with the value it recorded.
+	j.guard.parts.proof = rec
+	if (rec.Files == nil || len(unvalued(rec)) > 0) && !(j.o.DryRun && j.ext.Tier().Native()) {
 		// Recorded by today's Lola (or a lola before ownership records):
 		// what the target's install would write now is taken as lola's,
-		// so an unchanged file goes and an edited one stays.
-		if err := j.legacyOwnership(ctx); err != nil {
+		// so an unchanged file (or server) goes and an edited one stays.
+		if err := j.legacyOwnership(ctx, rec); err != nil {
 			return j.rep, err
 		}
 	}
@@ -644,11 +648,14 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 }
 
 // legacyOwnership is for an uninstall whose record carries no "files"
-// map (written by today's Lola): it asks the target what its install
-// would write now and counts each such file whose content is exactly that
-// as lola's. A file that differs (edited, or from another module version)
-// is not, and is kept.
-func (j *job) legacyOwnership(ctx context.Context) error {
+// map, or claims MCP servers without recording their values (written by
+// today's Lola): it asks the target what its install would write now and
+// counts each such file whose content is exactly that as lola's, and each
+// such server, in a managed JSON file, with the value it would write
+// there. A file or server that differs (edited, or from another module
+// version) is not, and is kept. Files are added only for a record
+// without "files" (one with it proves its own).
+func (j *job) legacyOwnership(ctx context.Context, rec *Record) error {
 	req := j.req
 	req.Operation = schema.OperationInstall
 	p, _, err := j.launch(ctx, req)
@@ -656,19 +663,76 @@ func (j *job) legacyOwnership(ctx context.Context) error {
 		return err
 	}
 	j.rep.Launched = nil
+	missing := unvalued(rec)
+	proof := *rec
+	proof.MCPValues = map[string]map[string]string{}
+	for f, vs := range rec.MCPValues {
+		proof.MCPValues[f] = maps.Clone(vs)
+	}
 	for i, in := range p.Intents() {
 		if in.Write == nil {
 			continue
 		}
 		pp, err := pathrule.Parse(in.Write.Path)
-		if err != nil || j.managed[pp.String()] {
+		if err != nil {
 			continue
 		}
-		if body, err := p.Body(i); err == nil {
+		body, err := p.Body(i)
+		if err != nil {
+			continue
+		}
+		switch {
+		case j.managed[pp.String()] && isJSON(pp.String()) && len(missing) > 0:
+			for name, d := range serverDigests(body, missing) {
+				proof.recordValue(pp.String(), name, d)
+			}
+		case !j.managed[pp.String()] && rec.Files == nil:
 			j.owned.add(pp.String(), hashHex(body))
 		}
 	}
+	// A managed JSON file the install would leave alone already holds
+	// what it would write there (a target writes a managed file only to
+	// change it): its servers' values there are the install's.
+	if len(missing) > 0 {
+		written := map[string]bool{}
+		for _, in := range p.Intents() {
+			if in.Write != nil {
+				written[in.Write.Path] = true
+			}
+		}
+		for _, f := range j.req.Current {
+			if !j.managed[f.Path] || !isJSON(f.Path) || written[f.Path] {
+				continue
+			}
+			body := []byte(f.Content)
+			if f.Encoding == schema.EncodingBase64 {
+				b, err := base64.StdEncoding.DecodeString(f.Content)
+				if err != nil {
+					continue
+				}
+				body = b
+			}
+			for name, d := range serverDigests(body, missing) {
+				if _, ok := proof.MCPValues[f.Path][name]; !ok {
+					proof.recordValue(f.Path, name, d)
+				}
+			}
+		}
+	}
+	j.guard.parts.proof = &proof
 	return nil
+}
+
+// unvalued is the servers rec claims without a value recorded in any
+// file (today's Lola's records, or lola's before mcp_values).
+func unvalued(rec *Record) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range rec.MCPs {
+		if !rec.hasValue(n) {
+			out[n] = true
+		}
+	}
+	return out
 }
 
 // runTargetAndApply runs the target on the request and takes its plan
@@ -686,6 +750,10 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 			return fmt.Errorf("uninstall: %w", errpath.Strip(err))
 		}
 		p, j.rep.Kept = np, kept
+		if np, kept, err = j.narrowServers(p); err != nil {
+			return fmt.Errorf("uninstall: %w", errpath.Strip(err))
+		}
+		p, j.rep.Kept = np, append(j.rep.Kept, kept...)
 	}
 	if links := findSymlinks(j.root, p); len(links) > 0 && j.op == schema.OperationInstall {
 		if log != nil && (j.o.ReplaceSymlinks || j.o.ConfirmSymlinks != nil && j.o.ConfirmSymlinks(links)) {
@@ -746,7 +814,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	j.rep.Result = &res
 	j.applied = p
 	if res.Outcome == pipeline.OutcomeCommitted || res.Outcome == pipeline.OutcomeDryRun {
-		j.written = writtenFiles(res.Changes, p, j.managed)
+		j.written = writtenFiles(res.Changes, p, j.managed, j.owned)
 	}
 	if res.Outcome == pipeline.OutcomeCommitted {
 		j.settleManaged(res.Changes)
@@ -814,10 +882,21 @@ func (j *job) record() Record {
 	if !j.contextApplied {
 		text = instructionsText(j.mod)
 	}
-	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text)
+	r := recordFromPlan(j.mod, j.o.Assistant, string(j.scope), j.project, j.applied, text, j.guard.prior, j.prev)
 	keepUntouchedParts(&r, j.prev, j.mod.Layout(), j.applied, j.req.Current, text)
 	if len(j.o.AppendContext) > 0 {
 		r.AppendContext = append(stringList(nil), j.o.AppendContext...)
 	}
 	return r
+}
+
+// narrowServers is narrowServers (narrowmcp.go) under the job's root, for
+// the record being uninstalled.
+func (j *job) narrowServers(p *plan.Plan) (*plan.Plan, []KeptFile, error) {
+	r, err := os.OpenRoot(j.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	return narrowServers(r, p, j.managed, j.guard.parts.proof)
 }

@@ -66,8 +66,10 @@ type Record struct {
 	// wrote, managed files excepted, to the sha256 (hex) of the content it
 	// wrote: what lola owns there (see ownership.go). Today's Lola ignores
 	// the key and drops it when it rewrites the file; a record without it
-	// owns nothing.
-	Files map[string]string `yaml:"files,omitempty"`
+	// owns nothing. An install that made no file lola's (every write left
+	// a user's identical file as it was) records an empty map, written as
+	// "files: {}", which is not the absent key of today's Lola's records.
+	Files FileSums `yaml:"files,omitempty"`
 	// ManagedCreated (lola's own addition) lists the root-relative managed
 	// files (CLAUDE.md, .mcp.json, ...) that lola created under this root
 	// and that still exist: only such a file may be deleted once lola's
@@ -78,9 +80,11 @@ type Record struct {
 	// install wrote servers into (root-relative) to the digest
 	// (ServerDigest) of each recorded server's value there, as lola wrote
 	// it. A server whose value no longer has that digest was changed by
-	// the user and is theirs: update keeps it when the module drops it.
-	// Today's Lola ignores the key; a record without it proves nothing,
-	// so such servers are kept too.
+	// the user and is theirs: update keeps it when the module drops it,
+	// and uninstall keeps it (narrowmcp.go). Today's Lola ignores the
+	// key; a record without it proves nothing, so update keeps such
+	// servers too, and uninstall judges them by the value the target's
+	// install would write now (legacyOwnership).
 	MCPValues map[string]map[string]string `yaml:"mcp_values,omitempty"`
 	// ReplacedSymlinks (lola's own addition) lists the symbolic links the
 	// user let the install replace (--replace-symlinks), so uninstall can
@@ -324,3 +328,13 @@ func (r *Registry) Save() error {
 	}
 	return nil
 }
+
+// FileSums is a record's "files" map: root-relative path -> sha256 (hex)
+// of the content lola wrote there. Only a nil map is left out of
+// installed.yml: an empty one ("files: {}", nothing is lola's) must not
+// read back as a record without the key (today's Lola's, judged another
+// way).
+type FileSums map[string]string
+
+// IsZero is what yaml's omitempty asks: only the absent map is empty.
+func (f FileSums) IsZero() bool { return f == nil }

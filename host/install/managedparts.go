@@ -20,7 +20,9 @@ import (
 //     settings) must stay as they are; "$schema" may appear only when
 //     lola creates the file. Inside a top-level object (the server
 //     container: mcpServers, servers, mcp), a member may change only when
-//     lola owns its name (an install of this root recorded it) or when the
+//     lola owns its name (an install of this root recorded it; on
+//     uninstall, only while it holds the value that record's mcp_values
+//     holds for it: one the user edited is theirs) or when the
 //     module brings that name and the user has no member of that name:
 //     a module server named like one of the user's is refused, even with
 //     --force, since taking it over would delete the user's server at
@@ -45,6 +47,28 @@ type managedParts struct {
 	brought map[string]bool
 	// created is the managed files lola created under this root.
 	created map[string]bool
+	// proof, when set (uninstall), is the record being removed: a server
+	// it owns by name is lola's only while its value is the one the
+	// record's mcp_values holds for it (provenServer); one the user
+	// edited since is theirs.
+	proof *Record
+}
+
+// ownsServer reports whether the server name, holding values (compact;
+// none when absent) in the managed JSON file path, is lola's.
+func (m managedParts) ownsServer(path, name string, values []string) bool {
+	if !m.owned[path][name] {
+		return false
+	}
+	if m.proof == nil {
+		return true
+	}
+	for _, v := range values {
+		if !provenServer(m.proof, path, name, []byte(v)) {
+			return false
+		}
+	}
+	return true
 }
 
 // isJSON reports whether a managed file is judged as JSON.
@@ -174,7 +198,7 @@ func (m managedParts) jsonRewrite(path string, before []byte, existed bool, afte
 // innerRewrite judges the changes inside the top-level object container.
 func (m managedParts) innerRewrite(path, container string, ob, nb map[string][]string) string {
 	for _, name := range sortedNames(ob, nb) {
-		if sameValues(ob[name], nb[name]) || m.owned[path][name] {
+		if sameValues(ob[name], nb[name]) || m.ownsServer(path, name, ob[name]) {
 			continue
 		}
 		_, had := ob[name]
@@ -207,7 +231,7 @@ func (m managedParts) jsonDelete(path string, before []byte) string {
 			return fmt.Sprintf("%s: the member %q is the user's setting: the file is kept", path, top.name)
 		}
 		for _, s := range inner {
-			if !m.owned[path][s.name] {
+			if !m.ownsServer(path, s.name, []string{s.value}) {
 				return fmt.Sprintf("%s: the %q entry %q is the user's: the file is kept", path, top.name, s.name)
 			}
 		}

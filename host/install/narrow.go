@@ -16,9 +16,15 @@ import (
 // KeptFile is a file an uninstall left in place because it is not lola's
 // (any more): the user edited it since lola wrote it, or lola never
 // recorded writing it.
+//
+// Server is set when what was kept is one MCP server in the managed JSON
+// file Path rather than the file: a server lola wrote and the user edited
+// since ("edited"), or one lola never proved it wrote ("not-lola's"), that
+// the target's uninstall would have removed (narrowmcp.go).
 type KeptFile struct {
 	Path   string `json:"path"`   // root-relative, slash form
 	Reason string `json:"reason"` // "edited" or "not-lola's"
+	Server string `json:"server,omitempty"`
 }
 
 // Reasons a file is kept.

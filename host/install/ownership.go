@@ -92,6 +92,17 @@ type guard struct {
 	before map[string]string
 	// rewrites is path -> sha256 of every file the plan writes.
 	rewrites map[string]string
+	// prior is, for every JSON file the plan writes, what it held when
+	// the plan was checked: the servers the plan adds or changes there
+	// are the ones lola may claim (record.go).
+	prior map[string]priorFile
+}
+
+// priorFile is a file's content before the plan: absent, read, or
+// unknown (unreadable or too large: nothing is claimed in it).
+type priorFile struct {
+	existed, known bool
+	body           []byte
 }
 
 // lolaHomeWithin returns home relative to root in slash form when home
@@ -127,11 +138,15 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 	g.forced, g.same, g.before = nil, map[string]bool{}, map[string]string{}
 	// What the plan writes back: a file it removes (with its directory)
 	// and writes again with the same content is not changed by it.
-	g.rewrites = map[string]string{}
+	g.rewrites, g.prior = map[string]string{}, map[string]priorFile{}
 	for _, c := range changes {
 		if c.Op == schema.OpWrite {
 			if body, err := p.Body(c.Intent); err == nil {
 				g.rewrites[c.Path] = hashHex(body)
+			}
+			if isJSON(c.Path) {
+				b, existed, err := fileBytes(r, c.Path)
+				g.prior[c.Path] = priorFile{existed: existed, known: err == nil && (!existed || b != nil), body: b}
 			}
 		}
 	}
@@ -347,18 +362,32 @@ func hashHex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// writtenFiles is path -> sha256 of every file the committed plan wrote
-// (added, replaced or left unchanged), managed files excepted.
-func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool) map[string]string {
+// writtenFiles is path -> sha256 of every file the committed plan made
+// lola's, managed files excepted: ownership is proven, never inferred.
+// A file the plan added (nothing was there) or replaced (its content
+// differed: lola's already, or taken over with --force, audited) is
+// lola's. A write that left a file as it was (apply.ChangeNoop) proves
+// nothing, since the bytes may be the user's own that happen to equal
+// what the target renders: it is recorded only when lola already owned
+// exactly that content (prior), so a reinstall keeps what it had and a
+// user's identical file stays the user's, and uninstall never deletes it.
+func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool, prior owned) map[string]string {
 	out := map[string]string{}
 	for _, c := range changes {
 		if c.Op != schema.OpWrite || managed[c.Path] {
 			continue
 		}
+		body, err := p.Body(c.Intent)
+		if err != nil {
+			continue
+		}
+		sum := hashHex(body)
 		switch c.Kind {
-		case apply.ChangeAdded, apply.ChangeReplaced, apply.ChangeNoop:
-			if body, err := p.Body(c.Intent); err == nil {
-				out[c.Path] = hashHex(body)
+		case apply.ChangeAdded, apply.ChangeReplaced:
+			out[c.Path] = sum
+		case apply.ChangeNoop:
+			if prior.has(c.Path, sum) {
+				out[c.Path] = sum
 			}
 		}
 	}

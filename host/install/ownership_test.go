@@ -489,3 +489,54 @@ func TestUninstallKeepsAFileAnotherModuleWroteOver(t *testing.T) {
 		t.Error("uninstalling the second module left its file")
 	}
 }
+
+// A user's file that already holds, byte for byte, what the target
+// renders is not lola's: the install's write of it changes nothing and is
+// not recorded, and uninstall keeps it (it reports it as not lola's).
+// Lola never deletes a file it did not write.
+func TestNoOpWriteOverTheUsersIdenticalFileStaysTheUsers(t *testing.T) {
+	scratch := newEnv(t)
+	scratch.addModule(t, "sample", plainModule())
+	scratch.addClaudeCode(t, "tier2")
+	mustInstall(t, scratch.options("sample", "claude-code"))
+	rendered := map[string]string{}
+	for p, body := range snapshot(t, scratch.project) {
+		if p != "CLAUDE.md" && body != "<dir>" {
+			rendered[p] = body
+		}
+	}
+	if len(rendered) < 4 {
+		t.Fatalf("the target wrote only %v", rendered)
+	}
+
+	e := newEnv(t)
+	e.addModule(t, "sample", plainModule())
+	e.addClaudeCode(t, "tier2")
+	writeTree(t, e.project, rendered)
+	o := e.options("sample", "claude-code")
+	rep := mustInstall(t, o)
+	for p := range rendered {
+		if _, ok := rep.Record.Files[p]; ok {
+			t.Errorf("%s was the user's (identical content) and is recorded as lola's", p)
+		}
+	}
+	rep, err := Uninstall(context.Background(), o)
+	if err != nil || !rep.Applied() {
+		t.Fatalf("uninstall: %v %+v", err, rep.Result)
+	}
+	got := snapshot(t, e.project)
+	for p, body := range rendered {
+		if got[p] != body {
+			t.Errorf("%s = %q after uninstall, want the user's file kept", p, got[p])
+		}
+	}
+	kept := map[string]string{}
+	for _, k := range rep.Kept {
+		kept[k.Path] = k.Reason
+	}
+	for p := range rendered {
+		if kept[p] != KeptUnowned {
+			t.Errorf("%s kept as %q, want %q", p, kept[p], KeptUnowned)
+		}
+	}
+}

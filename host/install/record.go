@@ -7,8 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/lola-pm/lola/host/module"
@@ -34,13 +34,17 @@ const recordMaxInstructions = 1 << 20
 //   - has_instructions is true when the module has instructions and some
 //     file p writes holds instructions, their text as handed to the target
 //     (the module's AGENTS.md, trimmed, or the --append-context lines);
-//   - an MCP server is listed when some JSON file p writes holds its name
-//     as a string (the assistant's MCP config), and mcp_values keeps, per
-//     such file, the digest of the value p gives it there (ServerDigest).
+//   - an MCP server of the module is listed when some JSON file p writes
+//     holds it as a member of a server container (claimServers: parsed,
+//     never a substring) and p added it or changed its value there, or
+//     the previous record of this install (prev) proves lola wrote that
+//     value; mcp_values keeps, per such file, the digest of the value p
+//     gives it there (ServerDigest). A server the user had with exactly
+//     the module's value stays the user's.
 //
 // Non-guarantee: this reads the plan, not the target's intent; a target
 // that rewrites an item's name beyond a prefix is not recognised.
-func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.Plan, instructions []byte) Record {
+func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.Plan, instructions []byte, prior map[string]priorFile, prev *Record) Record {
 	r := Record{
 		Module: m.Name().String(), Assistant: assistant, Scope: scope,
 		Skills: []string{}, Commands: []string{}, Agents: []string{}, MCPs: []string{},
@@ -107,25 +111,22 @@ func recordFromPlan(m *module.Module, assistant, scope, project string, p *plan.
 			r.Agents = append(r.Agents, a.Name)
 		}
 	}
+	brought := map[string]bool{}
 	for _, name := range l.MCPs {
-		q := []byte(strconv.Quote(name))
-		for _, w := range ws {
-			if w.json && bytes.Contains(w.body, q) {
-				r.MCPs = append(r.MCPs, name)
-				break
-			}
-		}
+		brought[name] = true
 	}
 	claimed := map[string]bool{}
-	for _, n := range r.MCPs {
-		claimed[n] = true
-	}
 	for _, w := range ws {
-		if w.json && len(claimed) > 0 {
-			for name, d := range serverDigests(w.body, claimed) {
-				r.recordValue(w.path, name, d)
-			}
+		if !w.json || len(brought) == 0 {
+			continue
 		}
+		for name, d := range claimServers(w.path, w.body, brought, prior, prev) {
+			claimed[name] = true
+			r.recordValue(w.path, name, d)
+		}
+	}
+	for name := range claimed {
+		r.MCPs = append(r.MCPs, name)
 	}
 	if l.Instructions {
 		if text := bytes.TrimSpace(instructions); len(text) > 0 {
@@ -199,20 +200,29 @@ func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, 
 			untouched = append(untouched, f)
 		}
 	}
-	holds := func(needle []byte, jsonOnly bool) bool {
+	bodyOf := func(f schema.File) []byte {
+		if f.Encoding == schema.EncodingBase64 {
+			b, err := base64.StdEncoding.DecodeString(f.Content)
+			if err != nil {
+				return nil
+			}
+			return b
+		}
+		return []byte(f.Content)
+	}
+	holds := func(needle []byte) bool {
 		for _, f := range untouched {
-			if jsonOnly && !strings.HasSuffix(f.Path, ".json") {
-				continue
+			if bytes.Contains(bodyOf(f), needle) {
+				return true
 			}
-			body := []byte(f.Content)
-			if f.Encoding == schema.EncodingBase64 {
-				b, err := base64.StdEncoding.DecodeString(f.Content)
-				if err != nil {
-					continue
-				}
-				body = b
-			}
-			if bytes.Contains(body, needle) {
+		}
+		return false
+	}
+	// A server is held when it is a parsed member of a server container
+	// of an untouched JSON file (never a substring).
+	holdsServer := func(name string) bool {
+		for _, f := range untouched {
+			if strings.HasSuffix(f.Path, ".json") && serverNames(bodyOf(f))[name] {
 				return true
 			}
 		}
@@ -226,7 +236,7 @@ func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, 
 		has[n] = false // recorded already
 	}
 	for _, n := range prev.MCPs {
-		if has[n] && holds([]byte(strconv.Quote(n)), true) {
+		if has[n] && holdsServer(n) {
 			r.MCPs = append(r.MCPs, n)
 			has[n] = false
 			// The value lola wrote there is the one prev recorded.
@@ -239,7 +249,7 @@ func keepUntouchedParts(r *Record, prev *Record, l module.Layout, p *plan.Plan, 
 	}
 	sort.Strings(r.MCPs)
 	if !r.HasInstructions && prev.HasInstructions && l.Instructions {
-		if text := bytes.TrimSpace(instructions); len(text) > 0 && holds(text, false) {
+		if text := bytes.TrimSpace(instructions); len(text) > 0 && holds(text) {
 			r.HasInstructions = true
 		}
 	}
@@ -255,4 +265,69 @@ func (r *Record) recordValue(path, name, d string) {
 		r.MCPValues[path] = map[string]string{}
 	}
 	r.MCPValues[path][name] = d
+}
+
+// claimServers is, of the servers named in brought, those the write of
+// body to the JSON file path makes lola's, with the digest of each one's
+// value there. Ownership is proven, never inferred: a server is lola's
+// when the file did not exist before the plan, or did and had no member
+// of that name in any server container, or had one with another value
+// (the plan changed it: the guard let it only because the server was
+// lola's already or the module brings it and the user had none); or when
+// prev, this install's previous record, recorded exactly this value in
+// this file, or claimed the name without recording any value (today's
+// Lola's records, which prove the server is the install's). A server
+// whose value the plan left as the user had it is not claimed, nor is
+// anything in a file whose prior content could not be read.
+func claimServers(path string, body []byte, brought map[string]bool, prior map[string]priorFile, prev *Record) map[string]string {
+	after := serverDigests(body, brought)
+	out := map[string]string{}
+	pf, ok := prior[path]
+	var before map[string]string
+	var had map[string]bool
+	if ok && pf.known && pf.existed {
+		before, had = serverDigests(pf.body, brought), serverNames(pf.body)
+	}
+	for name, d := range after {
+		switch {
+		case ok && pf.known && (!pf.existed || !had[name] || before[name] != "" && before[name] != d):
+		case prev != nil && prev.MCPValues[path][name] == d:
+		case prev != nil && slices.Contains(prev.MCPs, name) && !prev.hasValue(name):
+		default:
+			continue
+		}
+		out[name] = d
+	}
+	return out
+}
+
+// hasValue reports whether r recorded a value for the server name in
+// any file.
+func (r *Record) hasValue(name string) bool {
+	for _, vs := range r.MCPValues {
+		if _, ok := vs[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// serverNames is every member name of every top-level object member of
+// body (the server containers), nil when body is not one JSON object.
+func serverNames(body []byte) map[string]bool {
+	top, ok := objectMembers(body)
+	if !ok {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, m := range top {
+		inner, ok := objectValue([]string{m.value})
+		if !ok || m.name == "$schema" {
+			continue
+		}
+		for _, s := range inner {
+			out[s.name] = true
+		}
+	}
+	return out
 }

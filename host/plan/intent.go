@@ -25,10 +25,11 @@ const (
 	mHeaders
 	mRef
 	mDepth
+	mIfContent
 )
 
 // memberNames is the wire spelling of each member, in bit order.
-var memberNames = [...]string{"op", "path", "content", "encoding", "executable", "from", "to", "url", "dest", "method", "headers", "ref", "depth"}
+var memberNames = [...]string{"op", "path", "content", "encoding", "executable", "from", "to", "url", "dest", "method", "headers", "ref", "depth", "if_content"}
 
 func memberOf(name []byte) member {
 	switch string(name) {
@@ -58,6 +59,8 @@ func memberOf(name []byte) member {
 		return mRef
 	case "depth":
 		return mDepth
+	case "if_content":
+		return mIfContent
 	}
 	return 0
 }
@@ -68,7 +71,7 @@ type opShape struct {
 }
 
 var shapes = map[schema.Op]opShape{
-	schema.OpWrite:  {allowed: mOp | mPath | mContent | mEncoding | mExecutable, required: mOp | mPath | mContent},
+	schema.OpWrite:  {allowed: mOp | mPath | mContent | mEncoding | mExecutable | mIfContent, required: mOp | mPath | mContent},
 	schema.OpDelete: {allowed: mOp | mPath, required: mOp | mPath},
 	schema.OpRename: {allowed: mOp | mFrom | mTo, required: mOp | mFrom | mTo},
 	schema.OpFetch:  {allowed: mOp | mURL | mDest | mMethod | mHeaders, required: mOp | mURL | mDest},
@@ -89,6 +92,7 @@ type rawIntent struct {
 	headers    []header
 	ref        string
 	depth      int
+	ifContent  string
 }
 
 const headerValueCtx = `member "headers" value`
@@ -231,6 +235,13 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		raw.ref, err = d.stringValue(ctx)
 	case mDepth:
 		raw.depth, err = d.depth(ctx)
+	case mIfContent:
+		if raw.ifContent, err = d.stringValue(ctx); err != nil {
+			return err
+		}
+		if !schema.ValidIfContent(raw.ifContent) {
+			return d.note(d.violation(schema.RulePlanMalformed, ctx, "if_content "+lexical.Quote(raw.ifContent, lexical.NameEcho)+` is neither "absent" nor "sha256:" and 64 lowercase hex digits`))
+		}
 	}
 	return err
 }
@@ -312,7 +323,7 @@ func (d *decoder) build(raw *rawIntent) (schema.Intent, error) {
 				return schema.Intent{}, err
 			}
 		}
-		return schema.Intent{Write: &schema.Write{Path: raw.path, Content: raw.content, Encoding: raw.encoding, Executable: raw.executable}}, nil
+		return schema.Intent{Write: &schema.Write{Path: raw.path, Content: raw.content, Encoding: raw.encoding, Executable: raw.executable, IfContent: raw.ifContent}}, nil
 	case schema.OpDelete:
 		return schema.Intent{Delete: &schema.Delete{Path: raw.path}}, nil
 	case schema.OpRename:

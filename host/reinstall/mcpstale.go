@@ -178,7 +178,7 @@ type StaleServer struct {
 // the module (brought) no longer has from the managed JSON files of old's
 // target under root, where each still holds the value old recorded. It
 // returns the servers removed and the stale ones kept.
-func removeStaleServers(ctx context.Context, root, home string, old install.Record, brought []string, log *audit.Log) (removed, kept []StaleServer, err error) {
+func removeStaleServers(ctx context.Context, root, home string, old install.Record, brought []string, log *audit.Log) ([]StaleServer, []StaleServer, error) {
 	stale := staleServers(old, brought)
 	if len(stale) == 0 {
 		return nil, nil, nil
@@ -207,43 +207,7 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 			}
 		}
 	}
-	type intent struct {
-		Op       string `json:"op"`
-		Path     string `json:"path"`
-		Content  string `json:"content,omitempty"`
-		Encoding string `json:"encoding,omitempty"`
-	}
-	var intents []intent
-	for _, f := range current {
-		if !strings.HasSuffix(strings.ToLower(f.Path), ".json") {
-			continue
-		}
-		body := []byte(f.Content)
-		if f.Encoding == schema.EncodingBase64 {
-			if body, err = base64.StdEncoding.DecodeString(f.Content); err != nil {
-				continue
-			}
-		}
-		recorded := old.MCPValues[f.Path]
-		e := withoutServers(body, stale, func(name string, value json.RawMessage) bool {
-			d, ok := install.ServerDigest(value)
-			return ok && recorded[name] == d
-		})
-		for _, n := range e.kept {
-			kept = append(kept, StaleServer{Name: n, Path: f.Path})
-		}
-		if len(e.removed) == 0 {
-			continue
-		}
-		if e.empty && created[f.Path] {
-			intents = append(intents, intent{Op: "delete", Path: f.Path})
-		} else {
-			intents = append(intents, intent{Op: "write", Path: f.Path, Content: base64.StdEncoding.EncodeToString(e.out), Encoding: "base64"})
-		}
-		for _, n := range e.removed {
-			removed = append(removed, StaleServer{Name: n, Path: f.Path})
-		}
-	}
+	intents, removed, kept := staleServerPlan(current, stale, old, created)
 	if len(intents) == 0 {
 		return nil, kept, nil
 	}
@@ -275,4 +239,55 @@ func removeStaleServers(ctx context.Context, root, home string, old install.Reco
 		})
 	}
 	return removed, kept, err
+}
+
+// ownIntent is one intent of a plan lola proposes itself.
+type ownIntent struct {
+	Op        string `json:"op"`
+	Path      string `json:"path"`
+	Content   string `json:"content,omitempty"`
+	Encoding  string `json:"encoding,omitempty"`
+	IfContent string `json:"if_content,omitempty"`
+}
+
+// staleServerPlan is the plan removing the stale servers lola still owns
+// from the managed files current (as read), the servers it removes, and
+// the stale ones it keeps. Each rewrite is a compare-and-swap on the bytes
+// it was computed from (if_content): a file the user edits between this
+// read and the apply refuses the plan (conflict.changed) rather than
+// losing the edit.
+func staleServerPlan(current []schema.File, stale map[string]bool, old install.Record, created map[string]bool) (intents []ownIntent, removed, kept []StaleServer) {
+	for _, f := range current {
+		if !strings.HasSuffix(strings.ToLower(f.Path), ".json") {
+			continue
+		}
+		body := []byte(f.Content)
+		if f.Encoding == schema.EncodingBase64 {
+			b, err := base64.StdEncoding.DecodeString(f.Content)
+			if err != nil {
+				continue
+			}
+			body = b
+		}
+		recorded := old.MCPValues[f.Path]
+		e := withoutServers(body, stale, func(name string, value json.RawMessage) bool {
+			d, ok := install.ServerDigest(value)
+			return ok && recorded[name] == d
+		})
+		for _, n := range e.kept {
+			kept = append(kept, StaleServer{Name: n, Path: f.Path})
+		}
+		if len(e.removed) == 0 {
+			continue
+		}
+		if e.empty && created[f.Path] {
+			intents = append(intents, ownIntent{Op: "delete", Path: f.Path})
+		} else {
+			intents = append(intents, ownIntent{Op: "write", Path: f.Path, Content: base64.StdEncoding.EncodeToString(e.out), Encoding: "base64", IfContent: schema.IfContentSHA256(body)})
+		}
+		for _, n := range e.removed {
+			removed = append(removed, StaleServer{Name: n, Path: f.Path})
+		}
+	}
+	return intents, removed, kept
 }

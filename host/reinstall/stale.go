@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -195,6 +196,11 @@ func applyOwnPlan(ctx context.Context, root, home string, intents any, log *audi
 		return err
 	}
 	if res.Outcome != pipeline.OutcomeCommitted {
+		if res.Err != nil {
+			// The rule stays visible to errors.Is (conflict.changed: a
+			// file changed since lola read it).
+			return fmt.Errorf("%s: the plan was %s: %w", what, res.Outcome.String(), res.Err)
+		}
 		return errors.New(what + ": the plan was " + res.Outcome.String())
 	}
 	return nil

@@ -15,6 +15,7 @@
 // for the call; the plan buffer stays valid until the next lola_run or the
 // instance is discarded. Both are held by globals, so the GC keeps them.
 import { JSON } from "json-as";
+import { sha256Hex, base64Bytes } from "./sha256";
 
 export const ABI_VERSION: i32 = 1;
 export const PROTOCOL: i32 = 1;
@@ -324,6 +325,22 @@ export class PlanBuilder {
     return true;
   }
 
+  // rewrite writes text at path computed from before, the request's
+  // current file there (null: it had none), for a file the user also edits
+  // (a managed instructions file, an MCP configuration). The write carries
+  // if_content (the SHA-256 of before's bytes, or "absent"), so the host
+  // refuses the whole plan (conflict.changed) rather than overwrite an
+  // edit made since the request was built.
+  rewrite(path: string, content: string, before: File | null): bool {
+    if (!this.ok(path)) return false;
+    this.open("write");
+    this.out.member("path", path);
+    this.out.member("content", content);
+    this.out.member("if_content", ifContentOf(before));
+    this.out.ascii("}");
+    return true;
+  }
+
   // Writes a request file at path in the file's own encoding, unchanged.
   // The file's executable bit is not carried: copyFile does that.
   writeFile(path: string, f: File): bool {
@@ -485,6 +502,16 @@ function diagnose(msg: string): void {
 @inline
 function b64(c: i32): bool {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2b || c == 0x2f;
+}
+
+// ifContentOf is the if_content of a write computed from f: "absent"
+// when there was no file, else "sha256:" and the hex SHA-256 of its bytes
+// (decoded from base64 when so carried).
+export function ifContentOf(f: File | null): string {
+  if (f == null) return "absent";
+  const file = f!;
+  const bytes = file.encoding == "base64" && isBase64(file.content) ? base64Bytes(file.content) : Uint8Array.wrap(String.UTF8.encode(file.content));
+  return "sha256:" + sha256Hex(bytes);
 }
 
 // isBase64 reports whether s is padded standard base64 (RFC 4648 section

@@ -180,9 +180,14 @@ func (s shared) finishManaged(p *lola.Plan) error {
 		// Only lola's section was there, in a file lola created.
 		return p.Delete(s.path)
 	default:
-		return p.Write(s.path, s.doc)
+		return p.Write(s.path, s.doc, s.ifContent())
 	}
 }
+
+// ifContent makes a rewrite of the shared file a compare-and-swap on what
+// the request carried: an edit the user makes before the host applies the
+// plan refuses it (conflict.changed) instead of being overwritten.
+func (s shared) ifContent() lola.WriteOption { return lola.IfContent([]byte(s.before), s.exists) }
 
 func (t *Target) mcpChanges(m *lola.Module, uninstall bool) ([]jsonconfig.Change, error) {
 	var out []jsonconfig.Change
@@ -224,7 +229,7 @@ func (t *Target) finishMCP(p *lola.Plan, s shared, changes []jsonconfig.Change) 
 	case out == s.before || (!s.exists && out == ""):
 		return nil
 	default:
-		return p.Write(s.path, out)
+		return p.Write(s.path, out, s.ifContent())
 	}
 }
 

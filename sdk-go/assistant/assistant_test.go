@@ -65,9 +65,19 @@ func TestSharedFilesAreDeletedOnlyWhenLolaCreatedThem(t *testing.T) {
 		}
 	}
 	kept := plan(schema.OperationUninstall, current)
-	for _, p := range []string{"CLAUDE.md", ".mcp.json"} {
+	for i, p := range []string{"CLAUDE.md", ".mcp.json"} {
 		if in := kept[p]; in == nil || in.Write == nil {
 			t.Errorf("the user's %s, emptied of lola's part: not written back (%+v)", p, in)
+		} else if want := schema.IfContentSHA256([]byte(current[i].Content)); in.Write.IfContent != want {
+			// A compare-and-swap on what the request carried: an edit
+			// made before the host applies refuses the plan.
+			t.Errorf("%s rewritten with if_content %q, want %q", p, in.Write.IfContent, want)
+		}
+	}
+	// Computed from no file: the write may apply only while there is none.
+	for _, p := range []string{"CLAUDE.md", ".mcp.json"} {
+		if in := installed[p]; in.Write.IfContent != schema.IfContentAbsent {
+			t.Errorf("%s created with if_content %q, want absent", p, in.Write.IfContent)
 		}
 	}
 }

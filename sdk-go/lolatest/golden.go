@@ -76,7 +76,7 @@ func Golden(t *testing.T, dir string) {
 			if status != lola.StatusOK {
 				t.Fatalf("status %s: %v", status, err)
 			}
-			if err := hostCheck(ext, plan); err != nil {
+			if err := hostCheck(ext, c.Request, plan); err != nil {
 				t.Fatal(err)
 			}
 			got, err := Indent(plan)

@@ -4,6 +4,7 @@ package lolatest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/exttest"
+	"github.com/lola-pm/lola/schema"
 )
 
 // loadManifest parses the extension manifest in dir with the host's own
@@ -39,8 +41,18 @@ func loadManifest(t testing.TB, dir string) *extension.Manifest {
 // code (host/exttest.CheckPlan, which `lola ext test` also runs): strict
 // decoding, paths, conflicts (same path, nesting, case-fold clashes under
 // every relation), the capability set and the path grant.
-func hostCheck(m *extension.Manifest, plan []byte) error {
-	if err := exttest.CheckPlan(context.Background(), m, plan); err != nil {
+//
+// The scratch root holds the request's current managed files, so a
+// compare-and-swap write (if_content) is checked against what the
+// extension was handed.
+func hostCheck(m *extension.Manifest, request, plan []byte) error {
+	var req struct {
+		Current []schema.File `json:"current"`
+	}
+	if err := json.Unmarshal(request, &req); err != nil {
+		return fmt.Errorf("the request does not decode: %w", err)
+	}
+	if err := exttest.CheckPlanFor(context.Background(), m, req.Current, plan); err != nil {
 		return fmt.Errorf("the host would refuse this plan: %w", err)
 	}
 	return nil

@@ -19,7 +19,7 @@ func TestHostCheckRefusesWhatTheHostRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := loadManifest(t, dir)
-	if err := hostCheck(e, []byte(`{"protocol":1,"intents":[{"op":"write","path":"fake/a.md","content":"x"}]}`)); err != nil {
+	if err := hostCheck(e, []byte(`{}`), []byte(`{"protocol":1,"intents":[{"op":"write","path":"fake/a.md","content":"x"}]}`)); err != nil {
 		t.Fatalf("a good plan: %v", err)
 	}
 	for name, c := range map[string]struct{ plan, rule string }{
@@ -28,7 +28,7 @@ func TestHostCheckRefusesWhatTheHostRefuses(t *testing.T) {
 		"case-fold clash":        {`{"protocol":1,"intents":[{"op":"write","path":"fake/a.md","content":"x"},{"op":"write","path":"fake/A.md","content":"y"}]}`, "conflict.same-path"},
 		"fetch without net.http": {`{"protocol":1,"intents":[{"op":"fetch","url":"https://example.org/a","dest":"fake/a"}]}`, "capability.missing"},
 	} {
-		if err := hostCheck(e, []byte(c.plan)); err == nil || !strings.Contains(err.Error(), c.rule) {
+		if err := hostCheck(e, []byte(`{}`), []byte(c.plan)); err == nil || !strings.Contains(err.Error(), c.rule) {
 			t.Errorf("%s: %v, want %s", name, err, c.rule)
 		}
 	}

@@ -12,4 +12,4 @@ func loadManifest(t testing.TB, dir string) struct{} {
 	return struct{}{}
 }
 
-func hostCheck(struct{}, []byte) error { return nil }
+func hostCheck(struct{}, []byte, []byte) error { return nil }

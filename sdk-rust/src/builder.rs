@@ -30,6 +30,34 @@ impl PlanBuilder {
             content: content.to_string(),
             encoding: String::new(),
             executable: false,
+            if_content: String::new(),
+        });
+        Ok(self)
+    }
+
+    /// Rewrites the file at `path`, a file the user also edits (a managed
+    /// instructions file, an MCP configuration), with UTF-8 text computed
+    /// from `before`: the request's current file at that path, or `None`
+    /// when it had none. The write carries `if_content` (the SHA-256 of
+    /// `before`'s bytes, or `"absent"`), so the host refuses the whole plan
+    /// (`conflict.changed`) rather than overwrite an edit made since.
+    pub fn rewrite(
+        &mut self,
+        path: &str,
+        content: &str,
+        before: Option<&crate::File>,
+    ) -> Result<&mut Self, Error> {
+        self.record(check_path(path))?;
+        let bytes = match before {
+            Some(f) => Some(self.record(f.bytes())?),
+            None => None,
+        };
+        self.intents.push(Intent::Write {
+            path: path.to_string(),
+            content: content.to_string(),
+            encoding: String::new(),
+            executable: false,
+            if_content: crate::sha256::if_content(bytes.as_deref()),
         });
         Ok(self)
     }
@@ -47,6 +75,7 @@ impl PlanBuilder {
             content: crate::base64::encode(content),
             encoding: "base64".to_string(),
             executable,
+            if_content: String::new(),
         });
         Ok(self)
     }
@@ -89,6 +118,7 @@ impl PlanBuilder {
             content: file.content.clone(),
             encoding,
             executable,
+            if_content: String::new(),
         });
         Ok(self)
     }

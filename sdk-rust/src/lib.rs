@@ -48,6 +48,7 @@
 
 mod base64;
 mod builder;
+pub mod sha256;
 mod types;
 
 pub mod diag;

@@ -161,6 +161,10 @@ pub enum Intent {
         encoding: String,
         #[serde(skip_serializing_if = "is_false")]
         executable: bool,
+        /// Compare-and-swap: `"absent"` or `"sha256:<hex>"` of the bytes
+        /// the write was computed from; empty for an unconditional write.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        if_content: String,
     },
     Delete {
         path: String,

@@ -129,7 +129,10 @@ pub fn handle(req: &Request, plan: &mut PlanBuilder) -> Result<(), Error> {
             plan.delete(MCP_FILE)?;
         }
         (before, Some(after)) if before.as_ref() != Some(after) => {
-            plan.write(MCP_FILE, after)?;
+            // A compare-and-swap on the file as the request carried it: an
+            // edit the user makes before the host applies refuses the plan.
+            let was = req.current.iter().find(|f| f.path == MCP_FILE);
+            plan.rewrite(MCP_FILE, after, was)?;
         }
         _ => {}
     }

@@ -80,7 +80,14 @@ function skillsBlock(scope: string, m: Module, inv: Inventory): string {
 }
 
 function currentOf(req: Request, path: string): string | null {
-  for (let i = 0; i < req.current.length; i++) if (req.current[i].path == path) return req.current[i].content;
+  const f = currentFile(req, path);
+  return f != null ? f!.content : null;
+}
+
+// currentFile is the request's current file at path, null when none: a
+// rewrite computed from it is a compare-and-swap on it (plan.rewrite).
+function currentFile(req: Request, path: string): File | null {
+  for (let i = 0; i < req.current.length; i++) if (req.current[i].path == path) return req.current[i];
   return null;
 }
 
@@ -146,13 +153,13 @@ function handle(req: Request, plan: PlanBuilder): void {
   }
   // Only a file lola created goes; the user's, however empty, stays.
   if (emptied && setBefore != null && req.lolaCreated(SETTINGS)) plan.delete(SETTINGS);
-  else if (settings != null && (setBefore == null || settings! != setBefore!)) plan.write(SETTINGS, settings!);
+  else if (settings != null && (setBefore == null || settings! != setBefore!)) plan.rewrite(SETTINGS, settings!, currentFile(req, SETTINGS));
   const before = mdBefore != null ? mdBefore! : "";
   if (md != before) {
     // A GEMINI.md lola created goes once its removal leaves it empty; a
     // GEMINI.md the user had stays.
     if (uninstall && md.trim() == "" && req.lolaCreated(GEMINI_MD)) plan.delete(GEMINI_MD);
-    else plan.write(GEMINI_MD, md);
+    else plan.rewrite(GEMINI_MD, md, currentFile(req, GEMINI_MD));
   }
 }
 
