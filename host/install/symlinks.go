@@ -29,6 +29,18 @@ import (
 // under the install's correlation id and recorded in installed.yml;
 // uninstall puts each link back once the directory it became is empty
 // again. If the plan does not commit, the links are put back at once.
+// A link the plan does not write, at or beneath (CLAUDE.md -> AGENTS.md
+// with a module that has no instructions), is out of scope: never asked
+// about, never replaced; a managed file on such a link is left out of the
+// request rather than read through it.
+//
+// Every look at a link, its replacement and its restoration act through
+// the root's descriptors (host/fsroot): the link's directory is opened
+// beneath the root without following anything, and the link is read,
+// removed, copied and made again in that held directory. A directory on
+// the way that was swapped for a link (to outside the root, say) is
+// refused, never followed, so nothing outside the root is removed or
+// created; the link is then reported as not restored.
 //
 // Non-guarantees: what the link pointed at is not copied; while the link
 // is replaced the assistant no longer sees that content. A directory that
