@@ -323,10 +323,10 @@ func (j *job) scopeManagedLinks(ctx context.Context, log *audit.Log) error {
 }
 
 // linksWritten splits the managed links not replaced into those plan p
-// writes (at or beneath) and the rest.
+// acts on (writes, renames or deletes, at or beneath) and the rest.
 func (j *job) linksWritten(p *plan.Plan) (touched, left []Symlink) {
 	written := map[string]bool{}
-	for _, l := range findSymlinks(j.root, p) {
+	for _, l := range linksOn(j.root, planPaths(p, true), false) {
 		written[l.Path] = true
 	}
 	for _, l := range j.managedLinks {
@@ -341,8 +341,17 @@ func (j *job) linksWritten(p *plan.Plan) (touched, left []Symlink) {
 
 // refuseManagedLinks refuses plan p when it writes a managed link still in
 // place: one an install did not have in scope (its plan changed since),
-// or any for an uninstall or a dry run, which never replace a link.
+// or any for an uninstall or a dry run, which never replace a link. An
+// uninstall is refused for any link on a path its plan acts on (a delete
+// included), managed or not: lola acts through none.
 func (j *job) refuseManagedLinks(p *plan.Plan) error {
+	if j.op == schema.OperationUninstall {
+		if links := linksOn(j.root, planPaths(p, true), false); len(links) > 0 {
+			j.rep.Symlinks = links
+			return symlinkRefusal(links, j.op)
+		}
+		return nil
+	}
 	if touched, _ := j.linksWritten(p); len(touched) > 0 {
 		j.rep.Symlinks = touched
 		return symlinkRefusal(touched, j.op)

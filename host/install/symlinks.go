@@ -70,6 +70,13 @@ const maxLinkCopy = 1 << 20
 // findSymlinks lists the symbolic links on the paths p writes, renames to,
 // fetches or clones into (see linksOn).
 func findSymlinks(root string, p *plan.Plan) []Symlink {
+	return linksOn(root, planPaths(p, false), false)
+}
+
+// planPaths lists the paths p writes, renames to, fetches or clones into,
+// and with deletes also those it deletes or renames from: every path it
+// acts on.
+func planPaths(p *plan.Plan, deletes bool) []string {
 	var paths []string
 	for _, in := range p.Intents() {
 		switch {
@@ -77,13 +84,18 @@ func findSymlinks(root string, p *plan.Plan) []Symlink {
 			paths = append(paths, in.Write.Path)
 		case in.Rename != nil:
 			paths = append(paths, in.Rename.To)
+			if deletes {
+				paths = append(paths, in.Rename.From)
+			}
 		case in.Fetch != nil:
 			paths = append(paths, in.Fetch.Dest)
 		case in.Clone != nil:
 			paths = append(paths, in.Clone.Dest)
+		case in.Delete != nil && deletes:
+			paths = append(paths, in.Delete.Path)
 		}
 	}
-	return linksOn(root, paths, false)
+	return paths
 }
 
 // linksOn examines each path's components in order and reports the first

@@ -83,3 +83,32 @@ func TestReplaceSymlinksOnlyTouchesLinksThePlanWrites(t *testing.T) {
 	}
 	isLink("after install with --replace-symlinks")
 }
+
+// An uninstall whose plan deletes beneath a linked parent (.claude
+// swapped for a link out of the project after the install) is refused by
+// path.symlink, naming the link, and nothing changes inside or outside: a
+// delete is in scope as a write is (without this, the refusal was an
+// internal error from the ownership check's os.Root).
+func TestUninstallRefusesADeleteThroughAManagedLink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	e := newEnv(t)
+	e.addModule(t, "sample", plainModule())
+	e.addClaudeCode(t, "tier2")
+	mustInstall(t, e.options("sample", "claude-code"))
+	outside := t.TempDir()
+	if err := os.Rename(filepath.Join(e.project, ".claude"), filepath.Join(outside, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "claude"), filepath.Join(e.project, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	before, outBefore := snapshot(t, e.project), snapshot(t, outside)
+	rep, err := Uninstall(context.Background(), e.options("sample", "claude-code"))
+	if !errors.Is(err, rejection.Rule(schema.RulePathSymlink)) || len(rep.Symlinks) != 1 || rep.Symlinks[0].Path != ".claude" {
+		t.Fatalf("uninstall: %v, symlinks %v: want path.symlink naming .claude", err, rep.Symlinks)
+	}
+	sameTree(t, "project", snapshot(t, e.project), before)
+	sameTree(t, "outside", snapshot(t, outside), outBefore)
+}
