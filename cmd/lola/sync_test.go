@@ -125,3 +125,36 @@ func TestSyncRecordsCatalogVersion(t *testing.T) {
 		t.Fatalf("second sync: %d %s", code, out)
 	}
 }
+
+// Issue 28 item 5: an @MARKET/NAME line whose NAME the store already
+// holds from another source is refused as `lola install @MARKET/NAME`
+// refuses it: the catalog's hooks never run on that module and its
+// version is not recorded; nothing is installed.
+func TestSyncMarketLineRefusesAStoreModuleFromAnotherSource(t *testing.T) {
+	w := newInstallWorld(t, installRecordingHook, installRecordingHook)
+	w.reactorTarget(t, installSkillPlan, "[.claude/]")
+	cat := filepath.Join(t.TempDir(), "catalog.yml")
+	body := "name: t\nversion: '1'\nmodules:\n  - name: sample\n    description: d\n    version: 9.9.9\n    repository: https://example.com/sample.git\n    hooks:\n      post-install: scripts/post.sh\n"
+	if err := os.WriteFile(cat, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runLola(t, "market", "add", "community", cat); code != exitOK {
+		t.Fatal(errOut)
+	}
+	if err := os.WriteFile(filepath.Join(w.project, ".lola-req"), []byte("@community/sample\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runLola(t, "sync", w.project, "-a", "fake")
+	if code == exitOK || !strings.Contains(out+errOut, "from another source") {
+		t.Fatalf("sync: %d %s %s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(w.home, "installed.yml")); err == nil && strings.Contains(string(b), "sample") {
+		t.Fatalf("installed.yml records the install:\n%s", b)
+	}
+	if es, _ := os.ReadDir(w.project); len(es) != 1 {
+		t.Fatalf("the project changed: %v", es)
+	}
+	if _, err := os.Stat(w.hookOut + ".post-install"); err == nil {
+		t.Fatal("a hook ran")
+	}
+}

@@ -44,7 +44,22 @@ const MaxCurrentFileBytes = 4 << 20
 //
 // With an empty managed list it returns nil without opening root.
 func (e *Extension) CurrentFiles(root string) ([]schema.File, error) {
-	managed := e.manifest.managed
+	return e.CurrentFilesExcept(root, nil)
+}
+
+// CurrentFilesExcept is CurrentFiles leaving out the managed paths skip
+// reports (nil: none). A caller that found a symbolic link on a managed
+// path (CLAUDE.md -> AGENTS.md) leaves it out, so the request is built
+// without reading through the link, and the target sees that file as
+// absent; the caller then decides from the plan whether the link is
+// written at all. A skipped path is never opened.
+func (e *Extension) CurrentFilesExcept(root string, skip func(rel string) bool) ([]schema.File, error) {
+	var managed []pathrule.Path
+	for _, p := range e.manifest.managed {
+		if skip == nil || !skip(p.String()) {
+			managed = append(managed, p)
+		}
+	}
 	if len(managed) == 0 {
 		return nil, nil
 	}

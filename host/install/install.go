@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/lola-pm/lola/host/apply"
 	"github.com/lola-pm/lola/host/audit"
@@ -232,17 +233,12 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 	for _, p := range j.ext.Manifest().Managed() {
 		managed = append(managed, p.String())
 	}
-	if j.managedLinks = linksOn(j.root, managed, true); len(j.managedLinks) > 0 {
-		// A managed file (or a directory above it) is a symbolic link: the
-		// request cannot be built through it. An install asks for consent
-		// once its audit log is open (managedLinkConsent).
-		if op != schema.OperationInstall || o.DryRun {
-			j.rep.Symlinks = j.managedLinks
-			return j, symlinkRefusal(j.managedLinks, op)
-		}
-		return j, nil
-	}
-	current, err := j.ext.CurrentFiles(j.root)
+	// A managed file (or a directory above it) that is a symbolic link is
+	// left out of the request (never read through): the target sees it as
+	// absent. Whether the plan writes it, and so whether the user is asked
+	// about it at all, is decided on the plan (scopeManagedLinks).
+	j.managedLinks = linksOn(j.root, managed, true)
+	current, err := j.currentFiles()
 	if err != nil {
 		return j, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 	}
@@ -264,29 +260,102 @@ func symlinkRefusal(links []Symlink, op schema.Operation) error {
 	return set.Err()
 }
 
-// managedLinkConsent replaces the links found at managed files when the
-// user consents, and builds the request's current files; without consent
-// it refuses, naming them.
-func (j *job) managedLinkConsent(log *audit.Log) error {
+// currentFiles reads the managed files as they are now, leaving out
+// those on a managed link not replaced (see scopeManagedLinks).
+func (j *job) currentFiles() ([]schema.File, error) {
+	if len(j.managedLinks) == 0 {
+		return j.ext.CurrentFiles(j.root)
+	}
+	return j.ext.CurrentFilesExcept(j.root, func(rel string) bool {
+		for _, l := range j.managedLinks {
+			if rel == l.Path || strings.HasPrefix(rel, l.Path+"/") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// scopeManagedLinks decides, for an install, about the links found on
+// managed files, before anything runs (a pre-install hook included), as
+// the consent always was. Only a link the plan writes (at its path or
+// beneath it) is in scope: the target is run once on the request (built
+// with the linked files absent) to see its plan, and a link that plan
+// leaves alone is never asked about, never replaced, and stays a link
+// (CLAUDE.md -> AGENTS.md with a module that has no instructions). A link
+// in scope is replaced with consent (Options.ReplaceSymlinks, or
+// ConfirmSymlinks answering yes; a managed file's by a copy of what it
+// pointed at) and the request is rebuilt with that file's content;
+// without consent the install is refused (path.symlink), naming the
+// links. The plan the install applies comes from a later run; a link it
+// writes that was not in scope here is refused then (refuseManagedLinks).
+func (j *job) scopeManagedLinks(ctx context.Context, log *audit.Log) error {
 	if len(j.managedLinks) == 0 {
 		return nil
 	}
-	if !j.o.ReplaceSymlinks && (j.o.ConfirmSymlinks == nil || !j.o.ConfirmSymlinks(j.managedLinks)) {
-		j.rep.Symlinks = j.managedLinks
-		return symlinkRefusal(j.managedLinks, j.op)
+	p, _, err := j.launch(ctx, j.req)
+	if err != nil {
+		return err
 	}
-	replaced, err := replaceSymlinks(j.root, log, j.rep.Correlation, j.managedLinks)
+	j.rep.Launched = nil
+	touched, left := j.linksWritten(p)
+	if len(touched) == 0 {
+		return nil
+	}
+	if !j.o.ReplaceSymlinks && (j.o.ConfirmSymlinks == nil || !j.o.ConfirmSymlinks(touched)) {
+		j.rep.Symlinks = touched
+		return symlinkRefusal(touched, j.op)
+	}
+	replaced, err := replaceSymlinks(j.root, log, j.rep.Correlation, touched)
 	if err != nil {
 		return err
 	}
 	j.replaced = append(j.replaced, replaced...)
-	j.rep.Replaced = append(j.rep.Replaced, j.managedLinks...)
-	current, err := j.ext.CurrentFiles(j.root)
+	j.rep.Replaced = append(j.rep.Replaced, touched...)
+	j.managedLinks = left
+	current, err := j.currentFiles()
 	if err != nil {
 		j.undoReplaced(log)
 		return fmt.Errorf("extension %s: %w", j.ext.Name(), err)
 	}
 	j.setCurrent(current)
+	return nil
+}
+
+// linksWritten splits the managed links not replaced into those plan p
+// acts on (writes, renames or deletes, at or beneath) and the rest.
+func (j *job) linksWritten(p *plan.Plan) (touched, left []Symlink) {
+	written := map[string]bool{}
+	for _, l := range linksOn(j.root, planPaths(p, true), false) {
+		written[l.Path] = true
+	}
+	for _, l := range j.managedLinks {
+		if written[l.Path] {
+			touched = append(touched, l)
+		} else {
+			left = append(left, l)
+		}
+	}
+	return touched, left
+}
+
+// refuseManagedLinks refuses plan p when it writes a managed link still in
+// place: one an install did not have in scope (its plan changed since),
+// or any for an uninstall or a dry run, which never replace a link. An
+// uninstall is refused for any link on a path its plan acts on (a delete
+// included), managed or not: lola acts through none.
+func (j *job) refuseManagedLinks(p *plan.Plan) error {
+	if j.op == schema.OperationUninstall {
+		if links := linksOn(j.root, planPaths(p, true), false); len(links) > 0 {
+			j.rep.Symlinks = links
+			return symlinkRefusal(links, j.op)
+		}
+		return nil
+	}
+	if touched, _ := j.linksWritten(p); len(touched) > 0 {
+		j.rep.Symlinks = touched
+		return symlinkRefusal(touched, j.op)
+	}
 	return nil
 }
 
@@ -339,7 +408,7 @@ func (j *job) install(ctx context.Context) (Report, error) {
 	if err := j.checkPin(log); err != nil {
 		return j.rep, err
 	}
-	if err := j.managedLinkConsent(log); err != nil {
+	if err := j.scopeManagedLinks(ctx, log); err != nil {
 		return j.rep, err
 	}
 
@@ -351,7 +420,7 @@ func (j *job) install(ctx context.Context) (Report, error) {
 		// The hook may have changed a managed file (CLAUDE.md, say): the
 		// target plans against the tree as it is now, not as it was when
 		// the request was first built.
-		current, err := j.ext.CurrentFiles(j.root)
+		current, err := j.currentFiles()
 		if err != nil {
 			j.undoReplaced(log)
 			return j.rep, fmt.Errorf("extension %s: %w", j.ext.Name(), err)
@@ -742,6 +811,9 @@ func unvalued(rec *Record) map[string]bool {
 func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	p, sum, err := j.launch(ctx, j.req)
 	if err != nil {
+		return err
+	}
+	if err := j.refuseManagedLinks(p); err != nil {
 		return err
 	}
 	if j.op == schema.OperationUninstall {

@@ -151,9 +151,8 @@ func (r *Registry) fetchModule(ctx context.Context, store *module.Store, home st
 		return Resolved{}, fmt.Errorf("%s: repository is not a git or archive URL", name)
 	}
 	if _, err := store.Get(name); err == nil {
-		rec, rerr := modsource.Read(home, name)
-		if rerr != nil || rec.Source != src.Location() {
-			return Resolved{}, fmt.Errorf("%s: %w", name, ErrOtherSource)
+		if err := sameSource(home, name, src); err != nil {
+			return Resolved{}, err
 		}
 		ao.Force = true
 	}
@@ -166,4 +165,27 @@ func (r *Registry) fetchModule(ctx context.Context, store *module.Store, home st
 	}
 	e := h.Entry
 	return Resolved{Module: name.String(), Fetched: added, From: "@" + h.Market, Entry: &e, Ref: ref}, nil
+}
+
+// CheckStoreSource refuses (ErrOtherSource) a store module name whose
+// recorded source is not the repository of the catalog entry h: the
+// entry's hooks and version are that repository's, never another
+// module's of the same name. A module with no source record (added from a
+// local directory, say) is another source too. It is the check an
+// install of @MARKET/NAME makes before fetching; lola sync makes it for a
+// line naming @MARKET when the store already holds NAME.
+func CheckStoreSource(home string, name module.Name, h Hit) error {
+	src, err := module.ParseSource(h.Entry.Repository)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, ErrOtherSource)
+	}
+	return sameSource(home, name, src)
+}
+
+func sameSource(home string, name module.Name, src module.Source) error {
+	rec, err := modsource.Read(home, name)
+	if err != nil || rec.Source != src.Location() {
+		return fmt.Errorf("%s: %w", name, ErrOtherSource)
+	}
+	return nil
 }

@@ -20,6 +20,15 @@ import (
 // a success distinct from any failure status.
 const EmptyPlan = `{"protocol":1,"intents":[]}`
 
+// ClockDetail and WatchdogDetail tell the two ends of a timeout apart: the
+// shim's clock (the run context's deadline, which closes the module) and,
+// when that did not stop it, the watchdog that exits the process. Both
+// are KindTimeout.
+const (
+	ClockDetail    = "the module exceeded the shim's clock"
+	WatchdogDetail = "the shim's clock expired and the module did not stop; the shim exited"
+)
+
 // execute is steps 3 to 5: instantiate with no preopened directory, no
 // environment, no argv and no stdin (the guest's stdout and stderr go to
 // log), run it under the memory ceiling (the runtime's) and the wall clock
@@ -151,7 +160,7 @@ func (r *abiRun) classify(err error) *Diagnostic {
 	exited := errors.As(err, &ee)
 	if exited && (ee.ExitCode() == sys.ExitCodeDeadlineExceeded || ee.ExitCode() == sys.ExitCodeContextCanceled) ||
 		errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
-		return &Diagnostic{Kind: KindTimeout, Limit: r.l.timeout.Milliseconds(), Detail: "the module exceeded the shim's clock"}
+		return &Diagnostic{Kind: KindTimeout, Limit: r.l.timeout.Milliseconds(), Detail: ClockDetail}
 	}
 	memoryLimit := func(asked uint64, why string) *Diagnostic {
 		var pages uint32

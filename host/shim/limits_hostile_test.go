@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -214,7 +213,7 @@ func TestWatchdogEndsAStalledShim(t *testing.T) {
 	m := shimtest.Reactor(1, 0, []byte(EmptyPlan))
 	r := runShim(t, writeModule(t, m.Bytes()), l, "", nil, "stall")
 	d := r.expect(t, KindTimeout)
-	if d.Limit != 300 || !strings.Contains(d.Detail, "did not stop") {
+	if d.Limit != 300 || d.Detail != WatchdogDetail {
 		t.Fatalf("diagnostic %+v", d)
 	}
 }

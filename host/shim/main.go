@@ -94,7 +94,7 @@ const DataOverhead = 768 << 20
 func startWatchdog(deadline time.Time, l Limits, log *guestLog) func() {
 	t := time.AfterFunc(time.Until(deadline)+WatchdogGrace, func() {
 		d := Diagnostic{Kind: KindTimeout, Limit: l.timeout.Milliseconds(),
-			Detail: "the shim's clock expired and the module did not stop; the shim exited"}
+			Detail: WatchdogDetail}
 		if log.outcome(d) {
 			os.Exit(d.Kind.ExitCode())
 		}

@@ -185,14 +185,20 @@ func TestHostileAllocatesWithoutBound(t *testing.T) {
 
 // The shim's own clock stops a module that never returns: the child exits
 // by itself with the timeout diagnostic, well inside the outer deadline
-// (runShim fails the test if the outer deadline had to kill it).
+// (runShim fails the test if the outer deadline had to kill it). It is
+// the clock's outcome (ClockDetail), not the watchdog's: the run
+// context's deadline closed the module; the watchdog, which would also
+// report a timeout, did not have to end the process.
 func TestHostileNeverReturns(t *testing.T) {
+	// Compiled and cached first, under the default clock: this test is
+	// about the run, not a cold compile on a loaded machine.
+	runShim(t, guestReactor.build(t), testLimits(t, nil), sharedCache, request(t, "empty", "")).expect(t, KindOK)
 	l := testLimits(t, func(l *Limits) { l.timeout = 300 * time.Millisecond })
 	start := time.Now()
 	r := runShim(t, guestReactor.build(t), l, sharedCache, request(t, "spin", ""))
 	d := r.expect(t, KindTimeout)
-	if d.Limit != 300 {
-		t.Fatalf("diagnostic %+v", d)
+	if d.Limit != 300 || d.Detail != ClockDetail {
+		t.Fatalf("diagnostic %+v, want the clock's own outcome %q", d, ClockDetail)
 	}
 	if e := time.Since(start); e >= l.OuterDeadline() {
 		t.Fatalf("took %s, the outer deadline is %s", e, l.OuterDeadline())
@@ -299,7 +305,12 @@ func TestModuleShapeRefusals(t *testing.T) {
 	})
 	t.Run("timeout in a handwritten loop", func(t *testing.T) {
 		m := base.Replace("lola_run", shimtest.Func{Name: "lola_run", Params: 2, Results: 1, Body: shimtest.Concat(shimtest.Spin, shimtest.I32(0))})
-		runShim(t, writeModule(t, m.Bytes()), testLimits(t, func(l *Limits) { l.timeout = 100 * time.Millisecond }), "", nil).expect(t, KindTimeout)
+		d := runShim(t, writeModule(t, m.Bytes()), testLimits(t, func(l *Limits) { l.timeout = 100 * time.Millisecond }), "", nil).expect(t, KindTimeout)
+		// The clock's outcome (or, on a loaded machine, the clock expiring
+		// during the compile), never the watchdog's.
+		if d.Detail == WatchdogDetail {
+			t.Fatalf("diagnostic %+v: the watchdog ended the shim, the clock did not stop the module", d)
+		}
 	})
 }
 

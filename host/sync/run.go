@@ -218,7 +218,16 @@ func (o Options) resolveName(ctx context.Context, store *module.Store, r Require
 	// names it, or the module is fetched from it now; not to a store
 	// module of the same name from elsewhere.
 	fromMarket := sp.Market != ""
-	if _, err := store.Get(name); err == nil || o.DryRun || o.Market == nil {
+	_, inStore := store.Get(name)
+	if inStore == nil && fromMarket && hit != nil {
+		// As lola install @MARKET/NAME: the line names the catalog, so the
+		// module installed must be the entry's; one of that name from
+		// another source is refused before anything runs.
+		if err := market.CheckStoreSource(o.Base.Home, name, *hit); err != nil {
+			return "", "", nil, err
+		}
+	}
+	if inStore == nil || o.DryRun || o.Market == nil {
 		if !fromMarket {
 			hit = nil
 		}
