@@ -61,11 +61,12 @@ func createdDirs(root string, p *plan.Plan) []string {
 	return out
 }
 
-// removeEmptyDirs removes, deepest first, each of dirs (root-relative)
+// RemoveEmptyDirs removes, deepest first, each of dirs (root-relative)
 // that is an empty directory now; anything else is left alone. It works
 // through os.Root, so no symlink leads it out of root, and os.Root.Remove
 // of a directory removes it only when empty. It returns those removed.
-func removeEmptyDirs(root string, dirs []string) []string {
+// host/reinstall uses it for the directories an old version created.
+func RemoveEmptyDirs(root string, dirs []string) []string {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil

@@ -518,7 +518,7 @@ func (j *job) uninstall(ctx context.Context) (Report, error) {
 // directories the install created go once empty, the links it replaced
 // come back, and the record leaves installed.yml.
 func (j *job) settleUninstall(rec *Record, log *audit.Log) error {
-	removeEmptyDirs(j.root, rec.CreatedDirs)
+	RemoveEmptyDirs(j.root, rec.CreatedDirs)
 	if len(rec.ReplacedSymlinks) > 0 {
 		left := restoreSymlinks(j.root, log, j.rep.Correlation, rec.ReplacedSymlinks)
 		for _, l := range rec.ReplacedSymlinks {

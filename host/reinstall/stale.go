@@ -149,11 +149,11 @@ func removeStale(ctx context.Context, root string, home string, old, cur install
 	for _, in := range intents {
 		st.Removed = append(st.Removed, in.Path)
 	}
-	// Directories the install created, deepest first, once empty.
-	dirs := append([]string(nil), old.CreatedDirs...)
-	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
-	for _, d := range dirs {
-		_ = os.Remove(filepath.Join(root, filepath.FromSlash(d))) // fails unless empty
+	// Directories the install created, deepest first, once empty; beneath
+	// the project only (a parent swapped for a link is not followed).
+	gone := map[string]bool{}
+	for _, d := range install.RemoveEmptyDirs(root, old.CreatedDirs) {
+		gone[d] = true
 	}
 	err := install.UpdateRegistry(home, func(reg *install.Registry) error {
 		for _, r := range reg.Find(cur.Module, cur.Assistant, cur.Scope, cur.ProjectPath) {
@@ -162,7 +162,7 @@ func removeStale(ctx context.Context, root string, home string, old, cur install
 			}
 			var kept []string
 			for _, d := range r.CreatedDirs {
-				if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(d))); err == nil {
+				if !gone[d] {
 					kept = append(kept, d)
 				}
 			}

@@ -41,10 +41,6 @@ var allowed = map[string]string{
 	"host/install/target.go targetArtifact os.OpenFile":  "creates the pinned copy O_EXCL inside that fresh temporary directory",
 	"host/exttest/run.go holdToRules os.MkdirTemp":       "a fresh empty scratch root for the dry run that holds a plan to the rules (nothing is applied in it)",
 	"host/exttest/run.go holdToRules os.RemoveAll":       "removes that temporary directory (cleanup)",
-	// Known gap, host/reinstall (changed by another branch of issue 28):
-	// by path on the user's project.
-	"host/reinstall/stale.go removeStale os.Remove": "KNOWN GAP (issue 28): removes, by path, an empty directory the install created; a parent swapped for a link could make it remove an empty directory outside the root. To move onto fsroot (Dir.Rmdir under OpenDirPath) with host/reinstall's rework",
-	"host/reinstall/stale.go removeStale os.Lstat":  "KNOWN GAP (issue 28): only observes whether a created directory is still there, to keep it in installed.yml; reads nothing, writes nothing",
 	// An extension author's own source tree (lola ext new/build): the
 	// author runs lola there on their own files, and the toolchains lola
 	// starts (go, npm, cargo) write anywhere in it anyway.
