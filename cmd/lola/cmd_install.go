@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
@@ -248,14 +249,13 @@ func installStateOptions(cmd *cobra.Command, st *lolaState, o *install.Options) 
 }
 
 // installIsTerminal reports whether w (a reader or writer) is a terminal
-// (progress lines and prompts are for people, not for logs or pipes).
+// (progress lines and prompts are for people, not for logs or pipes). It
+// asks the terminal driver rather than looking for a character device:
+// /dev/null is one, and a script run with </dev/null must not be taken
+// for a person who answered.
 func installIsTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // openClawRoot applies install.OpenClawRoot (the OpenClaw workspace as
