@@ -61,7 +61,7 @@ func TestEndToEndAppendContext(t *testing.T) {
 			for _, g := range given {
 				args = append(args, "--append-context", g)
 			}
-			if r := runBuilt(t, exe, env, append(args, project)...); r.code != 0 {
+			if r := runBuilt(t, exe, env, atProject(args, project)...); r.code != 0 {
 				t.Fatalf("install: %+v", r)
 			}
 			stored, err := filepath.EvalSymlinks(filepath.Join(home, "modules", "kit", "module", "AGENTS.md"))
@@ -129,7 +129,7 @@ func TestEndToEndAppendContext(t *testing.T) {
 				t.Fatalf("a refused update changed installed.yml:\n%s", got)
 			}
 
-			if r := runBuilt(t, exe, env, "uninstall", "kit", "-a", assistant, project); r.code != 0 {
+			if r := runBuilt(t, exe, env, atProject([]string{"uninstall", "kit", "-a", assistant}, project)...); r.code != 0 {
 				t.Fatalf("uninstall: %+v", r)
 			}
 			if got := readFileOr(file); got != "" {
