@@ -48,7 +48,7 @@ func sampleFolder(t *testing.T) string {
 
 func TestGoodModuleRoundTripsToSchemaGolden(t *testing.T) {
 	s, _ := newStore(t)
-	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{})
+	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{Name: mustName(t, "sample_module")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,6 +588,77 @@ func TestAddExplicitContentIsTheContent(t *testing.T) {
 		}
 		if got := strings.Join(paths, ","); !strings.Contains(got, "module/skills/inner/SKILL.md") || !strings.Contains(got, "skills/outer/SKILL.md") {
 			t.Errorf("the root's files as the extension receives them: %s", got)
+		}
+	}
+}
+
+// Without --name a folder or archive whose content is in module/ (as
+// skills/<name>/SKILL.md or commands/*.md) is named "module", after the
+// folder today's Lola finds it in; anything else keeps the source's own
+// name: a module/ holding only agents, a single SKILL.md in module/, a
+// module at the top, a git source, an explicit content directory, and an
+// archive unwrapped from its one top-level folder. A second module/
+// folder is refused under that name (ErrExists) and nothing changes.
+func TestAddNamesAModuleFolderAsTodaysLola(t *testing.T) {
+	for _, c := range []struct {
+		files   []entry
+		content string
+		want    string
+	}{
+		{[]entry{file("module/skills/a/SKILL.md", "---\ndescription: A\n---\n")}, "", "module"},
+		{[]entry{file("module/commands/c.md", "C\n"), file("README.md", "r\n")}, "", "module"},
+		{[]entry{file("module/agents/r.md", "---\ndescription: R\n---\n")}, "", "my-kit"},
+		{[]entry{file("module/SKILL.md", "---\nname: s\ndescription: S\n---\n")}, "", "my-kit"},
+		{[]entry{file("skills/a/SKILL.md", "---\ndescription: A\n---\n")}, "", "my-kit"},
+		{[]entry{file("module/skills/a/SKILL.md", "---\ndescription: A\n---\n")}, "module", "my-kit"},
+	} {
+		s, _ := newStore(t)
+		src := filepath.Join(t.TempDir(), "My-Kit")
+		writeTree(t, src, c.files)
+		added, err := s.Add(context.Background(), mustSource(t, src), AddOptions{Content: c.content})
+		if err != nil {
+			t.Fatalf("%v: %v", c.files, err)
+		}
+		if got := added.Module.Name().String(); got != c.want {
+			t.Errorf("%v (content %q): named %q, want %q", c.files, c.content, got, c.want)
+		}
+		if _, err := s.Get(mustName(t, c.want)); err != nil {
+			t.Errorf("%v: not in the store as %s: %v", c.files, c.want, err)
+		}
+	}
+	for _, format := range []string{"zip", "tgz"} {
+		s, _ := newStore(t)
+		path := filepath.Join(t.TempDir(), "kit."+format)
+		entries := []entry{dir("./"), dir("./kit-1.0/"), file("./kit-1.0/module/skills/a/SKILL.md", "---\ndescription: A\n---\n")}
+		if format == "zip" {
+			writeZip(t, path, entries[1:])
+		} else {
+			writeTar(t, path, true, entries)
+		}
+		added, err := s.Add(context.Background(), mustSource(t, path), AddOptions{})
+		if err != nil || added.Module.Name().String() != "module" {
+			t.Fatalf("%s with kit-1.0/module/: %+v %v", format, added, err)
+		}
+	}
+
+	s, _ := newStore(t)
+	one, two := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "two")
+	writeTree(t, one, []entry{file("module/skills/a/SKILL.md", "---\ndescription: One\n---\n")})
+	writeTree(t, two, []entry{file("module/skills/b/SKILL.md", "---\ndescription: Two\n---\n")})
+	if _, err := s.Add(context.Background(), mustSource(t, one), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(context.Background(), mustSource(t, two), AddOptions{}); !errors.Is(err, ErrExists) {
+		t.Fatalf("a second module/ folder: %v, want ErrExists", err)
+	}
+	m, err := s.Get(mustName(t, "module"))
+	if err != nil || len(m.Layout().Skills) != 1 || m.Layout().Skills[0].Name != "a" {
+		t.Fatalf("the refused add changed the stored module: %+v %v", m, err)
+	}
+	entries, _ := os.ReadDir(s.dir)
+	for _, e := range entries {
+		if e.Name() != "module" && !strings.HasPrefix(e.Name(), ".") {
+			t.Fatalf("store holds %s", e.Name())
 		}
 	}
 }
