@@ -50,6 +50,13 @@ type Write struct {
 	Content    string   `json:"content" jsonschema_description:"The content: UTF-8 text, or base64 when encoding is base64."`
 	Encoding   Encoding `json:"encoding,omitempty" jsonschema:"enum=utf8,enum=base64" jsonschema_description:"How content is spelled: utf8 (the default) or base64."`
 	Executable bool     `json:"executable,omitempty" jsonschema_description:"Set to make the file executable."`
+	// Mode is the file's permission bits in octal ("0664"), for a copy
+	// that keeps its module file's mode (File.Mode); "" is 0644, 0755
+	// when Executable. Permission bits only: the host refuses setuid,
+	// setgid, sticky and anything but 3 or 4 octal digits, a mode that
+	// contradicts Executable, and group or other write no module file of
+	// that content has (plan.mode).
+	Mode string `json:"mode,omitempty" jsonschema:"pattern=^0?[0-7]{3}$" jsonschema_description:"Permission bits in octal (0664); absent is 0644, or 0755 when executable."`
 }
 
 // Delete removes the file or subtree at Path. A missing path is a no-op.

@@ -52,6 +52,8 @@ const (
 	RuleExtensionChanged  // an extension's artifact or manifest differs from what was pinned when it was added
 	RuleExtensionUnsigned // the trust policy requires a signature the artifact's pin or bundle does not carry
 
+	RulePlanMode // a write's mode that is not permission bits, contradicts executable, or adds group/other write
+
 	ruleEnd
 )
 
@@ -91,6 +93,7 @@ var ruleNames = [...]string{
 	RuleRemoteTransportAuth: "remote.transport-auth",
 	RuleExtensionChanged:    "extension.changed",
 	RuleExtensionUnsigned:   "extension.unsigned",
+	RulePlanMode:            "plan.mode",
 }
 
 // Rules lists every member of the vocabulary, in declaration order.
