@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -113,11 +115,13 @@ func TestSameModuleFromFolderZipAndTarIsIdentical(t *testing.T) {
 			t.Fatalf("%s yields different files than the folder:\n%s\n%s", p, a, b)
 		}
 	}
-	// Permissions: the executable bit survives, nothing is wider than 0700.
+	// Permissions: a file keeps its source's bits (a tar's without group
+	// or other write, as today's Lola extracts it), so an install can keep
+	// them; the directories stay 0700, so no one else reaches the files.
 	m, _ := s.Get(mustName(t, "from-s-tar-gz"))
 	fi, err := os.Stat(filepath.Join(m.ContentDir(), "scripts", "pre.sh"))
-	if err != nil || fi.Mode().Perm() != 0o700 {
-		t.Fatalf("pre.sh mode %v, %v; want 0700", fi.Mode(), err)
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("pre.sh mode %v, %v; want 0755", fi.Mode(), err)
 	}
 	di, _ := os.Stat(m.Dir())
 	if di.Mode().Perm() != 0o700 {
@@ -659,6 +663,73 @@ func TestAddNamesAModuleFolderAsTodaysLola(t *testing.T) {
 	for _, e := range entries {
 		if e.Name() != "module" && !strings.HasPrefix(e.Name(), ".") {
 			t.Fatalf("store holds %s", e.Name())
+		}
+	}
+}
+
+// A module's files keep their source's permission bits as today's Lola's
+// copies keep them, and the request says so (File.Mode, when not 0644 or
+// 0755): a folder's exactly (permission bits only: setuid, setgid and
+// sticky never reach the store), a tar's without group or other write (as
+// today's Lola extracts it), a zip's only its execute bit (today's Lola
+// extracts zips without modes).
+func TestAddKeepsSourceModes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX permission bits")
+	}
+	modes := map[string]fs.FileMode{
+		"skills/a/SKILL.md": 0o664, "skills/a/run.sh": 0o755, "skills/a/team.md": 0o640,
+		"skills/a/ro.md": 0o444, "skills/a/private.md": 0o600, "skills/a/wide.md": 0o777,
+		"skills/a/suid.sh": 0o4755 | fs.ModeSetuid,
+	}
+	var entries []entry
+	for p, m := range modes {
+		entries = append(entries, entry{name: p, kind: 'f', body: "x\n", mode: int64(m.Perm())})
+	}
+	src := filepath.Join(t.TempDir(), "kit")
+	writeTree(t, src, entries)
+	for p, m := range modes {
+		if err := os.Chmod(filepath.Join(src, p), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hdrMode := map[string]int64{"skills/a/SKILL.md": 0o664, "skills/a/run.sh": 0o755, "skills/a/wide.md": 0o777, "skills/a/suid.sh": 0o4755, "skills/a/team.md": 0o640}
+	var tarred []entry
+	for p, m := range hdrMode {
+		tarred = append(tarred, entry{name: p, kind: 'f', body: "x\n", mode: m})
+	}
+	dir := t.TempDir()
+	writeTar(t, filepath.Join(dir, "kit.tar"), false, tarred)
+	writeZip(t, filepath.Join(dir, "kit.zip"), tarred)
+	for _, c := range []struct {
+		src  string
+		want map[string]string // File.Mode; "" the default
+	}{
+		{src, map[string]string{"skills/a/SKILL.md": "0664", "skills/a/run.sh": "", "skills/a/team.md": "0640", "skills/a/ro.md": "", "skills/a/private.md": "", "skills/a/wide.md": "0777", "skills/a/suid.sh": ""}},
+		{filepath.Join(dir, "kit.tar"), map[string]string{"skills/a/SKILL.md": "", "skills/a/run.sh": "", "skills/a/wide.md": "", "skills/a/suid.sh": "", "skills/a/team.md": "0640"}},
+		{filepath.Join(dir, "kit.zip"), map[string]string{"skills/a/SKILL.md": "", "skills/a/run.sh": "", "skills/a/wide.md": "", "skills/a/suid.sh": "", "skills/a/team.md": ""}},
+	} {
+		s, _ := newStore(t)
+		got, err := addAndSchema(t, s, c.src, "kit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range got.Files {
+			want, ok := c.want[f.Path]
+			if !ok {
+				continue
+			}
+			if f.Mode != want {
+				t.Errorf("%s: %s has mode %q, want %q", filepath.Base(c.src), f.Path, f.Mode, want)
+			}
+			if exec := strings.HasSuffix(f.Path, ".sh") || strings.HasSuffix(f.Path, "wide.md"); f.Executable != exec {
+				t.Errorf("%s: %s executable %v", filepath.Base(c.src), f.Path, f.Executable)
+			}
+		}
+		m, _ := s.Get(mustName(t, "kit"))
+		fi, err := os.Stat(filepath.Join(m.ContentDir(), "skills/a/suid.sh"))
+		if err != nil || fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != 0 {
+			t.Errorf("%s: the stored suid.sh is %v, %v", filepath.Base(c.src), fi.Mode(), err)
 		}
 	}
 }
