@@ -1,6 +1,9 @@
 package schema
 
-import "maps"
+import (
+	"io/fs"
+	"maps"
+)
 
 // Plan is what an extension returns: a set of intents the host validates as a
 // whole and applies atomically. The order of Intents carries no meaning; the
@@ -169,4 +172,38 @@ func (op Op) PathField(slot int) string {
 		return "dest"
 	}
 	return "path"
+}
+
+// ParseMode reads a Write.Mode or File.Mode: 3 or 4 octal digits, a
+// 4-digit one starting with 0, so permission bits only (at most 0777:
+// no setuid, setgid or sticky bit can be spelled).
+func ParseMode(s string) (fs.FileMode, bool) {
+	if len(s) == 4 && s[0] == '0' {
+		s = s[1:]
+	}
+	if len(s) != 3 {
+		return 0, false
+	}
+	var m fs.FileMode
+	for i := 0; i < 3; i++ {
+		c := s[i]
+		if c < '0' || c > '7' {
+			return 0, false
+		}
+		m = m<<3 | fs.FileMode(c-'0')
+	}
+	return m, true
+}
+
+// FileMode is the permission bits w asks for: Mode when it parses, else
+// 0755 when Executable, else 0644. (A host validates Mode before it
+// applies a plan; an unparsable one here falls back to the default.)
+func (w *Write) FileMode() fs.FileMode {
+	if m, ok := ParseMode(w.Mode); ok && w.Mode != "" {
+		return m
+	}
+	if w.Executable {
+		return 0o755
+	}
+	return 0o644
 }
