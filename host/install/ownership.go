@@ -92,6 +92,9 @@ type guard struct {
 	before map[string]string
 	// rewrites is path -> sha256 of every file the plan writes.
 	rewrites map[string]string
+	// sourceWrite is sha256 of a module file's content -> the group and
+	// other write bits some module file of that content has (modes.go).
+	sourceWrite map[string]fs.FileMode
 }
 
 // lolaHomeWithin returns home relative to root in slash form when home
@@ -135,6 +138,7 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 			}
 		}
 	}
+	g.checkModes(p, &set)
 	for _, c := range changes {
 		ref := rejection.IntentRef{Index: c.Intent, Op: c.Op}
 		for _, at := range []string{c.Path, c.From} {
