@@ -71,7 +71,7 @@ func TestEndToEndInstalledFilesKeepTheSourcesMode(t *testing.T) {
 				}
 				return nil
 			})
-			if name != "copilot-cli" && (found["note"] == 0 || found["script"] == 0) {
+			if found["note"] == 0 || found["script"] == 0 {
 				t.Errorf("no copy of the skill's files found: %v", found)
 			}
 		})
