@@ -305,3 +305,28 @@ func TestModLsEmptyAndBroken(t *testing.T) {
 		t.Fatalf("ls with a broken module: %d %q", code, out)
 	}
 }
+
+// mod add of a folder whose content is in module/ names it "module", as
+// today's Lola names it by its content folder; a second such folder is
+// refused as existing (exit 2, the first kept) unless --name.
+func TestModAddNamesAModuleFolderAsTodaysLola(t *testing.T) {
+	home := modTestHome(t)
+	one, two := filepath.Join(t.TempDir(), "team-kit"), filepath.Join(t.TempDir(), "other-kit")
+	modWriteFiles(t, one, map[string]string{"module/skills/a/SKILL.md": "---\ndescription: A\n---\n", "README.md": "r\n"})
+	modWriteFiles(t, two, map[string]string{"module/commands/c.md": "C\n"})
+	if code, out, errs := runModCLI(t, "add", one); code != exitOK || !strings.Contains(out, "module") {
+		t.Fatalf("add: %d %q %q", code, out, errs)
+	}
+	if got := modStoreEntries(t, home); strings.Join(got, ",") != "module" {
+		t.Fatalf("store holds %v, want module", got)
+	}
+	if code, _, errs := runModCLI(t, "add", two); code != exitUsage || !strings.Contains(errs, "already exists") {
+		t.Fatalf("a second module/ folder: %d %q", code, errs)
+	}
+	if code, _, errs := runModCLI(t, "add", two, "--name", "other-kit"); code != exitOK {
+		t.Fatalf("--name: %d %q", code, errs)
+	}
+	if got := modStoreEntries(t, home); strings.Join(got, ",") != "module,other-kit" {
+		t.Fatalf("store holds %v", got)
+	}
+}
