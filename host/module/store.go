@@ -172,7 +172,7 @@ type Cloner interface {
 
 // AddOptions configures Add.
 type AddOptions struct {
-	Name     Name    // zero: DeriveName of the source
+	Name     Name    // zero: DeriveName of the source, or "module" for a folder or archive whose content is in module/ (contentName)
 	Force    bool    // replace an existing module of that name
 	Bounds   Bounds  // zero: DefaultBounds
 	Ref      string  // git only: branch, tag, full ref or commit; "" the default branch
