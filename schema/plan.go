@@ -3,6 +3,7 @@ package schema
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io/fs"
 	"maps"
 	"strings"
 )
@@ -60,6 +61,13 @@ type Write struct {
 	// (IfContentAbsent, or IfContentSHA256 of its bytes); otherwise it
 	// refuses the whole plan, conflict.changed, nothing applied.
 	IfContent string `json:"if_content,omitempty" jsonschema:"pattern=^(absent|sha256:[0-9a-f]{64})$" jsonschema_description:"Compare-and-swap: apply only if the file is still as the write was computed from: \"absent\" (no file there) or \"sha256:\" and the lowercase hex SHA-256 of its bytes; otherwise the host refuses the whole plan (conflict.changed)."`
+	// Mode is the file's permission bits in octal ("0664"), for a copy
+	// that keeps its module file's mode (File.Mode); "" is 0644, 0755
+	// when Executable. Permission bits only: the host refuses setuid,
+	// setgid, sticky and anything but 3 or 4 octal digits, a mode that
+	// contradicts Executable, and group or other write no module file of
+	// that content has (plan.mode).
+	Mode string `json:"mode,omitempty" jsonschema:"pattern=^0?[0-7]{3}$" jsonschema_description:"Permission bits in octal (0664); absent is 0644, or 0755 when executable."`
 }
 
 // IfContentAbsent is the if_content of a write computed from no file.
@@ -200,4 +208,38 @@ func (op Op) PathField(slot int) string {
 		return "dest"
 	}
 	return "path"
+}
+
+// ParseMode reads a Write.Mode or File.Mode: 3 or 4 octal digits, a
+// 4-digit one starting with 0, so permission bits only (at most 0777:
+// no setuid, setgid or sticky bit can be spelled).
+func ParseMode(s string) (fs.FileMode, bool) {
+	if len(s) == 4 && s[0] == '0' {
+		s = s[1:]
+	}
+	if len(s) != 3 {
+		return 0, false
+	}
+	var m fs.FileMode
+	for i := 0; i < 3; i++ {
+		c := s[i]
+		if c < '0' || c > '7' {
+			return 0, false
+		}
+		m = m<<3 | fs.FileMode(c-'0')
+	}
+	return m, true
+}
+
+// FileMode is the permission bits w asks for: Mode when it parses, else
+// 0755 when Executable, else 0644. (A host validates Mode before it
+// applies a plan; an unparsable one here falls back to the default.)
+func (w *Write) FileMode() fs.FileMode {
+	if m, ok := ParseMode(w.Mode); ok && w.Mode != "" {
+		return m
+	}
+	if w.Executable {
+		return 0o755
+	}
+	return 0o644
 }

@@ -80,6 +80,10 @@ type File struct {
 	// Executable is set when the stored file has an execute bit, so a
 	// target can carry it to the write intent (scripts/*.sh stay 0755).
 	Executable bool `json:"executable,omitempty" jsonschema_description:"Set when the stored file has an execute bit."`
+	// Mode is the stored file's permission bits in octal ("0664") when
+	// they are not 0644 (0755 for an executable file), so a target's copy
+	// keeps the source's mode (Write.Mode), as today's Lola's copies do.
+	Mode string `json:"mode,omitempty" jsonschema:"pattern=^0?[0-7]{3}$" jsonschema_description:"The stored file's permission bits in octal when not 0644 (0755 if executable)."`
 }
 
 // Inventory is a module's content by kind. Lists are sorted by name; every

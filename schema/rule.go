@@ -53,6 +53,7 @@ const (
 	RuleExtensionUnsigned // the trust policy requires a signature the artifact's pin or bundle does not carry
 
 	RuleConflictChanged // a compare-and-swap write's file no longer holds what the write was computed from (if_content)
+	RulePlanMode        // a write's mode that is not permission bits, contradicts executable, or adds group/other write
 
 	ruleEnd
 )
@@ -94,6 +95,7 @@ var ruleNames = [...]string{
 	RuleExtensionChanged:    "extension.changed",
 	RuleExtensionUnsigned:   "extension.unsigned",
 	RuleConflictChanged:     "conflict.changed",
+	RulePlanMode:            "plan.mode",
 }
 
 // Rules lists every member of the vocabulary, in declaration order.

@@ -39,6 +39,14 @@ func IfContent(before []byte, exists bool) WriteOption {
 	}
 	return func(w *schema.Write) { w.IfContent = v }
 }
+// Mode gives a written file the permission bits m ("0664"), as a copy
+// that keeps its module file's mode does (File.Mode; WriteFile's copy
+// helpers in sdk-go/assistant do it). m must be 3 or 4 octal digits, at
+// most 0777, with an execute bit exactly when Executable is given too;
+// anything else is refused (plan.mode), as the host refuses it. The host
+// also refuses group or other write that no module file of the same
+// content has.
+func Mode(m string) WriteOption { return func(w *schema.Write) { w.Mode = m } }
 
 // Write adds a write of UTF-8 text at path. Content that is not valid UTF-8
 // is refused (plan.invalid-utf8): use WriteBytes for binary content.
@@ -73,6 +81,15 @@ func (p *Plan) WriteFile(path string, f File, opts ...WriteOption) error {
 func (p *Plan) write(w *schema.Write, opts []WriteOption) error {
 	for _, o := range opts {
 		o(w)
+	}
+	if w.Mode != "" {
+		m, ok := schema.ParseMode(w.Mode)
+		if !ok {
+			return p.refuse(schema.OpWrite, "mode", schema.RulePlanMode, "mode "+quote(w.Mode)+" is not permission bits: 3 or 4 octal digits, at most 0777")
+		}
+		if (m&0o111 != 0) != w.Executable {
+			return p.refuse(schema.OpWrite, "mode", schema.RulePlanMode, "mode "+w.Mode+" contradicts executable")
+		}
 	}
 	if err := p.checkPath(schema.OpWrite, "path", w.Path); err != nil {
 		return err

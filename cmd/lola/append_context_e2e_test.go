@@ -61,7 +61,7 @@ func TestEndToEndAppendContext(t *testing.T) {
 			for _, g := range given {
 				args = append(args, "--append-context", g)
 			}
-			if r := runBuilt(t, exe, env, append(args, project)...); r.code != 0 {
+			if r := runBuilt(t, exe, env, atProject(args, project)...); r.code != 0 {
 				t.Fatalf("install: %+v", r)
 			}
 			stored, err := filepath.EvalSymlinks(filepath.Join(home, "modules", "kit", "module", "AGENTS.md"))
@@ -113,23 +113,27 @@ func TestEndToEndAppendContext(t *testing.T) {
 				t.Fatalf("after update %s =\n%s\nwant\n%s", where.path, got, want)
 			}
 
-			// Hostile: a path gone since refuses the update, naming it.
+			// A path gone since: the update warns, naming it, and takes the
+			// module's instructions out (no reference to a missing file),
+			// as lola install does; the record keeps the paths.
 			if err := os.Remove(filepath.Join(project, "docs/team.md")); err != nil {
 				t.Fatal(err)
 			}
-			before, regBefore := modeTree(t, project), string(mustRead(t, filepath.Join(home, "installed.yml")))
 			r = runBuilt(t, exe, env, "update", "kit")
-			if r.code != exitUsage || !strings.Contains(r.err, "context file not found: "+filepath.Join(project, "docs/team.md")) {
-				t.Fatalf("update with a context file gone: exit %d, want %d naming it\n%s%s", r.code, exitUsage, r.out, r.err)
+			if r.code != exitOK || !strings.Contains(r.err, "no such file: "+filepath.Join(project, "docs/team.md")) {
+				t.Fatalf("update with a context file gone: exit %d, want 0 naming it\n%s%s", r.code, r.out, r.err)
 			}
-			if d := treeDiff(before, modeTree(t, project)); d != "" {
-				t.Fatalf("a refused update changed the project:\n%s", d)
+			// (gemini-cli's target keeps a block whose module no longer has
+			// instructions, on update as when a module drops its AGENTS.md:
+			// a gap of that target, not of --append-context.)
+			if got := readFileOr(file); assistant != "gemini-cli" && strings.Contains(got, "Read the module context") {
+				t.Fatalf("after an update with a context file gone %s still refers to it:\n%s", where.path, got)
 			}
-			if got := string(mustRead(t, filepath.Join(home, "installed.yml"))); got != regBefore {
-				t.Fatalf("a refused update changed installed.yml:\n%s", got)
+			if reg, _ := install.ReadRegistry(home); len(reg.All()) != 1 || len(reg.All()[0].AppendContext) != len(given) {
+				t.Fatalf("the record after that update: %+v", reg.All())
 			}
 
-			if r := runBuilt(t, exe, env, "uninstall", "kit", "-a", assistant, project); r.code != 0 {
+			if r := runBuilt(t, exe, env, atProject([]string{"uninstall", "kit", "-a", assistant}, project)...); r.code != 0 {
 				t.Fatalf("uninstall: %+v", r)
 			}
 			if got := readFileOr(file); got != "" {
@@ -142,35 +146,31 @@ func TestEndToEndAppendContext(t *testing.T) {
 	}
 }
 
-// Hostile, through the CLI: a context file that does not exist refuses
-// the install — for one assistant and for every assistant (no -a) — with
-// exit 2 and a message naming it; the project is untouched and
-// installed.yml is not written.
-func TestEndToEndAppendContextMissingFileRefusesTheInstall(t *testing.T) {
+// --append-context of a file that does not exist (with one that does):
+// the install goes on for every assistant, a warning names the missing
+// path, and the assistant's instructions file gets no block at all, as
+// today's Lola does; installed.yml records the install without
+// instructions.
+func TestEndToEndAppendContextMissingFileWritesNoBlock(t *testing.T) {
 	exe, _ := builtLola(t)
 	base := t.TempDir()
 	home, project, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "kit")
 	modWriteFiles(t, src, contextSource)
 	modWriteFiles(t, project, map[string]string{"CLAUDE.md": "# Mine\n"})
-	env := []string{"LOLA_HOME=" + home}
+	env := []string{"LOLA_HOME=" + home, "HOME=" + filepath.Join(base, "user")}
 	if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
 		t.Fatalf("mod add: %+v", r)
 	}
-	before := modeTree(t, project)
-	for _, args := range [][]string{
-		{"install", "kit", "-a", "claude-code", "--append-context", "module/AGENTS.md", "--append-context", "module/NOPE.md", project},
-		{"install", "kit", "--append-context", "module/NOPE.md", project},
-	} {
-		r := runBuilt(t, exe, env, args...)
-		if r.code != exitUsage || !strings.Contains(r.err, "context file not found: module/NOPE.md") || strings.Contains(r.out, "Installed") {
-			t.Fatalf("%v: exit %d, want %d naming module/NOPE.md\n%s%s", args, r.code, exitUsage, r.out, r.err)
-		}
-		if d := treeDiff(before, modeTree(t, project)); d != "" {
-			t.Fatalf("%v changed the project:\n%s", args, d)
-		}
-		if _, err := os.Stat(filepath.Join(home, "installed.yml")); err == nil {
-			t.Fatalf("%v wrote installed.yml", args)
-		}
+	r := runBuilt(t, exe, env, "install", "kit", "-a", "claude-code", "--append-context", "module/AGENTS.md", "--append-context", "module/NOPE.md", project)
+	if r.code != exitOK || !strings.Contains(r.err, "no such file: module/NOPE.md") || !strings.Contains(r.err, "instructions are not installed") {
+		t.Fatalf("exit %d, want 0 with a warning naming module/NOPE.md\n%s%s", r.code, r.out, r.err)
+	}
+	if b := mustRead(t, filepath.Join(project, "CLAUDE.md")); string(b) != "# Mine\n" {
+		t.Fatalf("CLAUDE.md got a block:\n%s", b)
+	}
+	list := runBuilt(t, exe, env, "list")
+	if !strings.Contains(list.out, "kit  claude-code") {
+		t.Fatalf("the install is not recorded:\n%s", list.out)
 	}
 }
 

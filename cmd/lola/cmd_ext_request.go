@@ -14,10 +14,10 @@ import (
 func init() { extCommands = append(extCommands, newExtRequestCmd) }
 
 func newExtRequestCmd() *cobra.Command {
-	var assistant, scope string
+	var assistant, scope, workspace string
 	var uninstall bool
 	c := &cobra.Command{
-		Use:   "request MODULE -a TARGET [--scope project|user] [--uninstall] [PROJECT]",
+		Use:   "request MODULE -a TARGET [--scope project|user] [--uninstall] [--workspace W] [PROJECT]",
 		Short: "Print the exact request 'lola install' would send a target extension",
 		Long: `Print, as one line of JSON, the request 'lola install MODULE -a TARGET'
 (or, with --uninstall, 'lola uninstall') would send the target extension
@@ -63,7 +63,7 @@ such target, a bad scope or project); 3 a managed file is a symbolic link
 				return err
 			}
 			o.Assistant = assistant
-			if err := openClawRoot(&o, assistant, "", len(args) > 1); err != nil {
+			if err := openClawRoot(&o, assistant, workspace, len(args) > 1); err != nil {
 				return err
 			}
 			op := schema.OperationInstall
@@ -86,5 +86,6 @@ such target, a bad scope or project); 3 a managed file is a symbolic link
 	fl.StringVarP(&assistant, "assistant", "a", "", "the target extension the request is for (a built-in, or one added or linked)")
 	fl.StringVarP(&scope, "scope", "s", "project", "project (managed files read from PROJECT) or user (from your home)")
 	fl.BoolVar(&uninstall, "uninstall", false, "the request 'lola uninstall' would send instead")
+	fl.StringVar(&workspace, "workspace", "", "OpenClaw workspace, as for lola install (only with -a openclaw)")
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/lola-pm/lola/host/exitcode"
 	"github.com/lola-pm/lola/host/install"
@@ -81,8 +82,10 @@ lies. A relative PATH is read from the module's root in the store
 ($LOLA_HOME/modules/MODULE; e.g. module/AGENTS.md), an absolute one as
 given. The line names the file relative to the project when it is inside
 it, absolutely otherwise; a file given twice is named once, and empty
-paths are skipped. A PATH that does not exist refuses the whole install,
-naming it, with nothing changed (exit 2). A module without instructions
+paths are skipped. A PATH that does not exist is named in a warning and
+the module's instructions are not installed (no line at all), the rest
+of the module is, as today's Lola does; a PATH holding a control
+character refuses the install (exit 2). A module without instructions
 gets nothing from it. installed.yml records the paths (append_context),
 'lola update' installs them again, and 'lola list' shows them.
 
@@ -108,7 +111,7 @@ audit record of one install shares one correlation id ('lola audit show
 
 Exit status: 0 installed (or dry run); 1 unknown module (as today's Lola);
 2 usage (unknown assistant, bad scope or project, a hook outside the module,
-an --append-context file not found, --dry-run of a native target); 3 the plan was rejected (nothing applied); 4 the
+an --append-context path holding a control character, --dry-run of a native target); 3 the plan was rejected (nothing applied); 4 the
 pre-install hook or the target extension failed, or the target's pin or
 trust refused it (extension.changed, extension.unsigned, a native target
 not added with lola ext add; nothing ran); 5
@@ -248,14 +251,13 @@ func installStateOptions(cmd *cobra.Command, st *lolaState, o *install.Options) 
 }
 
 // installIsTerminal reports whether w (a reader or writer) is a terminal
-// (progress lines and prompts are for people, not for logs or pipes).
+// (progress lines and prompts are for people, not for logs or pipes). It
+// asks the terminal driver rather than looking for a character device:
+// /dev/null is one, and a script run with </dev/null must not be taken
+// for a person who answered.
 func installIsTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // openClawRoot applies install.OpenClawRoot (the OpenClaw workspace as

@@ -57,7 +57,10 @@ recorded, in the module's .lola/source.yml as today's Lola writes it
 reads the new content the same way.
 
 NAME defaults to the source's base name without .git or the archive
-extension, lower-cased; it must match ^[a-z0-9][a-z0-9._-]{0,62}$.
+extension, lower-cased; a folder or archive whose content lies in module/
+(skills/ or commands/ there) is named "module", after that folder, as
+today's Lola names it (give --name to choose). It must match
+^[a-z0-9][a-z0-9._-]{0,62}$.
 An existing module is not replaced unless --force (then atomically).
 
 Exit status: 0 added; 2 bad name, existing module or unsupported source;

@@ -29,14 +29,16 @@ target's plan, applied atomically, only what lola wrote removed), all under
 one audit correlation id. An install whose project no longer exists only
 loses its record.
 
-While installs are recorded, rm asks first at a terminal ("Continue?
-[y/N]"); without one it refuses (exit 2) unless -f/--force. The first
+Without -f/--force, rm asks first at a terminal, naming the installs it
+will uninstall ("Continue? [y/N]"; no prints "Cancelled", exit 0), and
+without a terminal it refuses (exit 2, nothing removed): a script never
+removes a module without --force. The first
 uninstall that fails stops the run: the ones before it stay uninstalled,
 the rest are named, and the module stays in the store so that rm can be
 run again.
 
-Exit status: 0 removed; 1 no such module; 2 bad name, or installs recorded
-without --force; otherwise the failed uninstall's code, as 'lola
+Exit status: 0 removed, or cancelled at the prompt; 1 no such module; 2
+bad name, or no terminal to ask at and no --force; otherwise the failed uninstall's code, as 'lola
 uninstall' has them.`,
 		Example: `  lola mod rm my-skills
   lola mod rm my-skills --force`,
@@ -58,11 +60,13 @@ uninstall' has them.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			o := modrm.Options{Base: base, Uninstall: force}
+			if !force {
+				o.Confirm = func(recs []install.Record) error { return modRmConfirm(cmd, name.String(), recs) }
+			}
 			res, err := modrm.Remove(ctx, s, name, o)
-			var inUse *install.InUseError
-			if errors.As(err, &inUse) && !force && modRmConfirm(cmd, inUse) {
-				o.Uninstall = true
-				res, err = modrm.Remove(ctx, s, name, o)
+			if errors.Is(err, modrm.ErrCancelled) {
+				fmt.Fprintln(out, "Cancelled")
+				return nil
 			}
 			for _, d := range res.Done {
 				fmt.Fprintf(out, "Uninstalled %s from %s (%s)\n", name, shown(d.Record.Assistant), updateWhere(d.Record))
@@ -89,9 +93,9 @@ uninstall' has them.`,
 				return ferr
 			}
 			if err != nil {
-				if errors.As(err, &inUse) {
-					return exitcode.Wrap(exitcode.ForModule(err), fmt.Errorf("%s is installed in %s (%s); uninstall them with -f/--force, or lola uninstall each; nothing was removed",
-						name, countText(len(inUse.Installs), "place"), modRmWhere(inUse.Installs)))
+				var refused modRmRefused
+				if errors.As(err, &refused) {
+					return err
 				}
 				return modError(err)
 			}
@@ -117,19 +121,36 @@ func modRmWhere(recs []install.Record) string {
 	return strings.Join(ws, "; ")
 }
 
-// modRmConfirm asks at a terminal whether to uninstall the module from
-// every recorded install; without a terminal on both ends it is no.
-func modRmConfirm(cmd *cobra.Command, e *install.InUseError) bool {
+// modRmRefused is mod rm's refusal to remove without --force where no
+// terminal can be asked (exit 2).
+type modRmRefused struct{ error }
+
+func (e modRmRefused) Unwrap() error { return e.error }
+
+// modRmConfirm asks at a terminal (stdin and stderr both) whether to
+// remove the module, naming every install it uninstalls first; a no is
+// modrm.ErrCancelled. Without a terminal it refuses, as a script must
+// never remove a module without --force.
+func modRmConfirm(cmd *cobra.Command, name string, recs []install.Record) error {
 	in, errOut := cmd.InOrStdin(), cmd.ErrOrStderr()
 	if !installIsTerminal(in) || !installIsTerminal(errOut) {
-		return false
+		what := ""
+		if len(recs) > 0 {
+			what = fmt.Sprintf(", uninstalling it first where it is installed (%s: %s)", countText(len(recs), "place"), modRmWhere(recs))
+		}
+		return modRmRefused{exitcode.Wrap(exitcode.Usage, fmt.Errorf("mod rm removes %s from the store%s; with no terminal to ask at, pass -f/--force to do so; nothing was removed", shown(name), what))}
 	}
-	fmt.Fprintf(errOut, "Remove module %s from the store?\nIt is also uninstalled from %s:\n", shown(e.Module), countText(len(e.Installs), "location"))
-	for _, r := range e.Installs {
-		fmt.Fprintf(errOut, "  %s in %s\n", shown(r.Assistant), updateWhere(r))
+	fmt.Fprintf(errOut, "Remove module %s from the store?\n", shown(name))
+	if len(recs) > 0 {
+		fmt.Fprintf(errOut, "It is also uninstalled from %s:\n", countText(len(recs), "location"))
+		for _, r := range recs {
+			fmt.Fprintf(errOut, "  %s in %s\n", shown(r.Assistant), updateWhere(r))
+		}
 	}
 	fmt.Fprint(errOut, "Continue? [y/N] ")
 	line, _ := bufio.NewReader(in).ReadString('\n')
-	a := strings.ToLower(strings.TrimSpace(line))
-	return a == "y" || a == "yes"
+	if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
+		return nil
+	}
+	return modrm.ErrCancelled
 }

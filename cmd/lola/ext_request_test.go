@@ -37,7 +37,7 @@ func TestExtRequestFeedsExtRunAsInstallDoes(t *testing.T) {
 			modWriteFiles(t, runRoot, e2eUser)
 
 			for _, op := range []string{"install", "uninstall"} {
-				args := []string{"ext", "request", "sample", "-a", assistant, w.project}
+				args := atProject([]string{"ext", "request", "sample", "-a", assistant}, w.project)
 				if op == "uninstall" {
 					args = append(args, "--uninstall")
 				}
@@ -50,7 +50,7 @@ func TestExtRequestFeedsExtRunAsInstallDoes(t *testing.T) {
 					t.Fatalf("%s request:\n%s", op, body)
 				}
 				lola("ext", "run", "--timeout", "2m", "--root", runRoot, "--request", req, assistant)
-				lola(op, "sample", "-a", assistant, w.project)
+				lola(atProject([]string{op, "sample", "-a", assistant}, w.project)...)
 				got, want := e2eTree(t, runRoot), e2eTree(t, w.project)
 				if op == "uninstall" {
 					// The plan deletes files; lola uninstall then removes

@@ -41,7 +41,7 @@ func TestEndToEndUsersServerOfTheModulesNameIsRefused(t *testing.T) {
 			}
 			before := modeTree(t, project)
 			for _, force := range []bool{false, true} {
-				args := []string{"install", "kit", "-a", assistant, project}
+				args := atProject([]string{"install", "kit", "-a", assistant}, project)
 				if force {
 					args = append(args, "--force")
 				}
@@ -86,7 +86,7 @@ func TestEndToEndUsersEmptyManagedFilesSurviveUninstall(t *testing.T) {
 			}
 			before := modeTree(t, project)
 			for _, op := range []string{"install", "uninstall"} {
-				if r := runBuilt(t, exe, env, op, "kit", "-a", assistant, project); r.code != 0 {
+				if r := runBuilt(t, exe, env, atProject([]string{op, "kit", "-a", assistant}, project)...); r.code != 0 {
 					t.Fatalf("%s: exit %d\n%s%s", op, r.code, r.out, r.err)
 				}
 			}
@@ -101,7 +101,7 @@ func TestEndToEndUsersEmptyManagedFilesSurviveUninstall(t *testing.T) {
 			}
 			empty := modeTree(t, project)
 			for _, op := range []string{"install", "uninstall"} {
-				if r := runBuilt(t, exe, env, op, "kit", "-a", assistant, project); r.code != 0 {
+				if r := runBuilt(t, exe, env, atProject([]string{op, "kit", "-a", assistant}, project)...); r.code != 0 {
 					t.Fatalf("%s into an empty project: exit %d\n%s%s", op, r.code, r.out, r.err)
 				}
 			}

@@ -86,7 +86,7 @@ func TestEndToEndMCPConfigsAndScriptsRestored(t *testing.T) {
 			}
 			lola("mod", "add", src)
 			before := modeTree(t, project)
-			lola("install", "kit", "-a", assistant, project)
+			lola(atProject([]string{"install", "kit", "-a", assistant}, project)...)
 			after := modeTree(t, project)
 			script := map[string]string{"claude-code": ".claude", "opencode": ".opencode", "copilot-cli": ".github", "copilot-vscode": ".github", "openclaw": "", "cursor": ".cursor", "gemini-cli": ".lola/modules/kit"}[assistant]
 			script = strings.TrimPrefix(script+"/skills/tidy/scripts/tidy.sh", "/")
@@ -105,7 +105,7 @@ func TestEndToEndMCPConfigsAndScriptsRestored(t *testing.T) {
 					t.Errorf("the user's part was reformatted:\n%s", after[file])
 				}
 			}
-			lola("uninstall", "kit", "-a", assistant, project)
+			lola(atProject([]string{"uninstall", "kit", "-a", assistant}, project)...)
 			if d := treeDiff(before, modeTree(t, project)); d != "" {
 				t.Errorf("uninstall did not restore the project:\n%s", d)
 			}

@@ -109,7 +109,7 @@ func TestModAddLsInfoRm(t *testing.T) {
 		t.Fatalf("info --json: %d %s", code, out)
 	}
 
-	if code, _, _ = runModCLI(t, "rm", "team-skills"); code != exitOK {
+	if code, _, _ = runModCLI(t, "rm", "team-skills", "-f"); code != exitOK {
 		t.Fatalf("rm: %d", code)
 	}
 	if got := modStoreEntries(t, home); len(got) != 0 {
@@ -191,8 +191,8 @@ func TestModAddExistingAndForce(t *testing.T) {
 	}
 }
 
-// mod rm refuses while installed.yml records installs (no terminal to
-// ask at, no --force); with --force it uninstalls each first, and one it
+// mod rm without --force and without a terminal refuses, installs
+// recorded or not (a missing module is still "not found"); with --force it uninstalls each first, and one it
 // cannot (here: a target this lola lacks) stops it with the module kept.
 // TestEndToEndModRmUninstallsEverywhere runs it with the built targets.
 func TestModRmRefusesWhileInstalled(t *testing.T) {
@@ -217,7 +217,15 @@ func TestModRmRefusesWhileInstalled(t *testing.T) {
 		t.Fatalf("a stopped rm -f changed the store: %v", got)
 	}
 	os.Remove(filepath.Join(home, "installed.yml"))
-	if code, out, errs := runModCLI(t, "rm", "m"); code != exitOK || !strings.Contains(out, "Removed m") {
+	// Installed nowhere, still no --force and no terminal: refused, as a
+	// script must never remove a module without --force.
+	if code, out, errs := runModCLI(t, "rm", "m"); code != exitUsage || !strings.Contains(errs, "pass -f/--force") || strings.Contains(out, "Removed") {
+		t.Fatalf("rm without -f and without a terminal: %d %q %q", code, out, errs)
+	}
+	if got := modStoreEntries(t, home); len(got) != 1 {
+		t.Fatalf("the refused rm changed the store: %v", got)
+	}
+	if code, out, errs := runModCLI(t, "rm", "m", "-f"); code != exitOK || !strings.Contains(out, "Removed m") {
 		t.Fatalf("rm: %d %q", code, errs)
 	}
 	if code, _, errs := runModCLI(t, "rm", "m"); code != exitInternal || !strings.Contains(errs, "not found") {
@@ -295,5 +303,30 @@ func TestModLsEmptyAndBroken(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, "modules", "broken"), 0o700)
 	if code, out, _ := runModCLI(t, "ls"); code != exitOK || !strings.Contains(out, "broken  (unusable: ") || !strings.Contains(out, "not a module") {
 		t.Fatalf("ls with a broken module: %d %q", code, out)
+	}
+}
+
+// mod add of a folder whose content is in module/ names it "module", as
+// today's Lola names it by its content folder; a second such folder is
+// refused as existing (exit 2, the first kept) unless --name.
+func TestModAddNamesAModuleFolderAsTodaysLola(t *testing.T) {
+	home := modTestHome(t)
+	one, two := filepath.Join(t.TempDir(), "team-kit"), filepath.Join(t.TempDir(), "other-kit")
+	modWriteFiles(t, one, map[string]string{"module/skills/a/SKILL.md": "---\ndescription: A\n---\n", "README.md": "r\n"})
+	modWriteFiles(t, two, map[string]string{"module/commands/c.md": "C\n"})
+	if code, out, errs := runModCLI(t, "add", one); code != exitOK || !strings.Contains(out, "module") {
+		t.Fatalf("add: %d %q %q", code, out, errs)
+	}
+	if got := modStoreEntries(t, home); strings.Join(got, ",") != "module" {
+		t.Fatalf("store holds %v, want module", got)
+	}
+	if code, _, errs := runModCLI(t, "add", two); code != exitUsage || !strings.Contains(errs, "already exists") {
+		t.Fatalf("a second module/ folder: %d %q", code, errs)
+	}
+	if code, _, errs := runModCLI(t, "add", two, "--name", "other-kit"); code != exitOK {
+		t.Fatalf("--name: %d %q", code, errs)
+	}
+	if got := modStoreEntries(t, home); strings.Join(got, ",") != "module,other-kit" {
+		t.Fatalf("store holds %v", got)
 	}
 }

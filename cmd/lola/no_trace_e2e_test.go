@@ -39,7 +39,7 @@ func TestEndToEndInstallUninstallLeavesNoTrace(t *testing.T) {
 				".github/CODEOWNERS": "* @me\n",
 			})
 			before, stamped := listTree(t, project), fsroottest.Stamps(t, project)
-			args := []string{"install", "kit", "-a", name, project}
+			args := atProject([]string{"install", "kit", "-a", name}, project)
 			if r := runBuilt(t, exe, env, append(append([]string{}, args...), "--dry-run")...); r.code != 0 {
 				t.Fatalf("dry run: %+v", r)
 			}
@@ -52,7 +52,7 @@ func TestEndToEndInstallUninstallLeavesNoTrace(t *testing.T) {
 			if after := listTree(t, project); after == before {
 				t.Fatal("the install wrote nothing into the project")
 			}
-			if r := runBuilt(t, exe, env, "uninstall", "kit", "-a", name, project); r.code != 0 {
+			if r := runBuilt(t, exe, env, atProject([]string{"uninstall", "kit", "-a", name}, project)...); r.code != 0 {
 				t.Fatalf("uninstall: %+v", r)
 			}
 			if after := listTree(t, project); after != before {

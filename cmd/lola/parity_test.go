@@ -801,6 +801,51 @@ func TestEndToEndInstallWithoutAssistant(t *testing.T) {
 	}
 }
 
+// install -a openclaw PROJECT writes where today's Lola writes: into the
+// workspace, ~/.openclaw/workspace, whatever PROJECT says, with a warning
+// that PROJECT was not used and how to name a folder (--workspace PATH);
+// PROJECT is left as it was, and uninstall -a openclaw PROJECT finds the
+// install in the workspace again. --workspace PATH installs into PATH.
+func TestEndToEndOpenClawProjectIsItsWorkspace(t *testing.T) {
+	t.Parallel()
+	exe, _ := builtLola(t)
+	base := t.TempDir()
+	home, project, user, src := filepath.Join(base, "home"), filepath.Join(base, "project"), filepath.Join(base, "user"), filepath.Join(base, "mm")
+	env := []string{"LOLA_HOME=" + home, "HOME=" + user, "USERPROFILE=" + user}
+	modWriteFiles(t, src, map[string]string{"skills/s1/SKILL.md": "---\nname: s1\ndescription: s1\n---\nbody\n"})
+	modWriteFiles(t, project, map[string]string{"README.md": "mine\n"})
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := runBuilt(t, exe, env, "mod", "add", src); r.code != 0 {
+		t.Fatalf("mod add: %+v", r)
+	}
+	before := modeTree(t, project)
+	r := runBuilt(t, exe, env, "install", "mm", "-a", "openclaw", project)
+	if r.code != 0 || !strings.Contains(r.err, "--workspace "+project) || !strings.Contains(r.err, "not into "+project) {
+		t.Fatalf("install -a openclaw PROJECT: %+v", r)
+	}
+	ws := filepath.Join(user, ".openclaw", "workspace", "skills", "s1", "SKILL.md")
+	if _, err := os.Stat(ws); err != nil {
+		t.Fatalf("not in the workspace: %v", err)
+	}
+	if d := treeDiff(before, modeTree(t, project)); d != "" {
+		t.Fatalf("install -a openclaw PROJECT changed PROJECT:\n%s", d)
+	}
+	if r := runBuilt(t, exe, env, "uninstall", "mm", "-a", "openclaw", project); r.code != 0 {
+		t.Fatalf("uninstall -a openclaw PROJECT: %+v", r)
+	}
+	if _, err := os.Stat(ws); !os.IsNotExist(err) {
+		t.Fatalf("uninstall left the workspace's skill: %v", err)
+	}
+	if r := runBuilt(t, exe, env, "install", "mm", "-a", "openclaw", "--workspace", project); r.code != 0 || strings.Contains(r.err, "warning") {
+		t.Fatalf("install --workspace PROJECT: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, "skills", "s1", "SKILL.md")); err != nil {
+		t.Fatalf("--workspace PATH did not install into PATH: %v", err)
+	}
+}
+
 // A catalog entry's repository may be an archive URL (today's Lola:
 // "Git URL or archive URL"): install @MARKET/MODULE fetches it through the
 // remote client and unpacks it as mod add does; a ref cannot be pinned on

@@ -106,7 +106,7 @@ func (w e2eWorld) args(scope string, args ...string) []string {
 	if scope == "user" {
 		return append(args, "--scope", "user")
 	}
-	return append(args, w.project)
+	return atProject(args, w.project)
 }
 
 func newE2EWorld(t *testing.T, scope string) e2eWorld {
@@ -318,4 +318,18 @@ func TestUninstallWithoutAssistantNeedsForceForMany(t *testing.T) {
 	if r := w.run(t, "uninstall", "my-module"); r.code != 0 || !strings.Contains(r.out, "Uninstalled my-module for cursor") {
 		t.Fatalf("uninstall of the only install without -a: %+v", r)
 	}
+}
+
+// atProject appends a project directory to install/uninstall/ext request
+// arguments: as PROJECT, or for -a openclaw as --workspace, since -a
+// openclaw installs into its workspace whatever PROJECT says (as today's
+// Lola does) and --workspace PATH is how a folder is named for it.
+func atProject(args []string, project string) []string {
+	out := append([]string(nil), args...)
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "-a" && args[i+1] == "openclaw" {
+			return append(out, "--workspace", project)
+		}
+	}
+	return append(out, project)
 }

@@ -29,7 +29,7 @@ func installForUpdate(t *testing.T, exe, a string, files map[string]string) *upd
 		t.Fatal(err)
 	}
 	p.lola(t, "mod", "add", p.src)
-	p.lola(t, "install", "mm", "-a", a, p.project)
+	p.lola(t, atProject([]string{"install", "mm", "-a", a}, p.project)...)
 	return p
 }
 
@@ -54,7 +54,7 @@ func (p *updateProject) update(t *testing.T) lolaRun {
 // exactly want (root-relative, sorted as projectEntries lists them).
 func (p *updateProject) uninstallLeaves(t *testing.T, want ...string) {
 	t.Helper()
-	p.lola(t, "uninstall", "mm", "-a", p.a, p.project)
+	p.lola(t, atProject([]string{"uninstall", "mm", "-a", p.a}, p.project)...)
 	if got := projectEntries(t, p.project); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the uninstall left %v, want %v", got, want)
 	}

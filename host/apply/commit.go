@@ -292,8 +292,8 @@ func (p *Prepared) stageContent(s *Session, c content, fsync bool) error {
 			return err
 		}
 		mode := os.FileMode(0o644)
-		if w := c.step.Intent().Write; w != nil && w.Executable {
-			mode = 0o755
+		if w := c.step.Intent().Write; w != nil {
+			mode = w.FileMode() // exactly, not through the umask (fsroot.WriteNewFile)
 		}
 		if c.in != nil {
 			_, err := c.in.d.WriteNewFile(c.name, mode, body, fsync)

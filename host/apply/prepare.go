@@ -454,7 +454,8 @@ func scanSubtree(d *fsroot.Dir, name string) (int64, int, error) {
 
 // unchanged reports whether the write step would leave r exactly as it is:
 // a regular file (not a symlink, not another kind) whose executable bit
-// matches the intent's and whose content is body. The file is read
+// matches the intent's (all its permission bits, when the intent names a
+// mode) and whose content is body. The file is read
 // through a descriptor opened without following anything, and that
 // descriptor must be the entry resolution observed.
 func (p *Prepared) unchanged(step pathrule.Step, r *fsroot.Resolved, body []byte) (bool, error) {
@@ -465,6 +466,9 @@ func (p *Prepared) unchanged(step pathrule.Step, r *fsroot.Resolved, body []byte
 	exec := false
 	if w := step.Intent().Write; w != nil {
 		exec = w.Executable
+		if w.Mode != "" && e.Mode.Perm() != w.FileMode() {
+			return false, nil
+		}
 	}
 	if (e.Mode&0o111 != 0) != exec {
 		return false, nil

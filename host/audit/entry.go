@@ -66,7 +66,8 @@ type IntentEntry struct {
 	SHA256         string    `json:"sha256,omitempty"` // write: of the decoded content
 	Size           *int64    `json:"size,omitempty"`   // write: decoded content bytes
 	Executable     bool      `json:"executable,omitempty"`
-	URL            string    `json:"url,omitempty"` // fetch, clone: no userinfo, no query, no fragment
+	Mode           string    `json:"mode,omitempty"` // a write's permission bits when its plan named them ("0664")
+	URL            string    `json:"url,omitempty"`  // fetch, clone: no userinfo, no query, no fragment
 	Method         string    `json:"method,omitempty"`
 	Headers        []string  `json:"headers,omitempty"`         // names carried, sorted; never values
 	DroppedHeaders []string  `json:"dropped_headers,omitempty"` // names the host dropped, sorted

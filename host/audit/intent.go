@@ -74,6 +74,9 @@ func NewIntentRecord(i int, in schema.Intent, content []byte) (IntentRecord, err
 		n := int64(len(body))
 		e.Size = &n
 		e.Executable = w.Executable
+		if m, ok := schema.ParseMode(w.Mode); ok && w.Mode != "" {
+			e.Mode = fmt.Sprintf("%04o", uint32(m)) // parsed, so never the wire's bytes
+		}
 	case schema.OpDelete:
 		addPath("path", in.Delete.Path)
 	case schema.OpRename:

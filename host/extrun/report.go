@@ -71,6 +71,7 @@ type Intent struct {
 	SHA256     string   `json:"sha256,omitempty"` // of the decoded content
 	Encoding   string   `json:"encoding,omitempty"`
 	Executable bool     `json:"executable,omitempty"`
+	Mode       string   `json:"mode,omitempty"`
 	Headers    []string `json:"headers,omitempty"` // names only, never values
 	Ref        string   `json:"ref,omitempty"`
 	Depth      int      `json:"depth,omitempty"`
@@ -151,7 +152,7 @@ func describe(p *plan.Plan, i int) Intent {
 	r := Intent{Index: i, Op: string(in.Op())}
 	switch {
 	case in.Write != nil:
-		r.Path, r.Executable = in.Write.Path, in.Write.Executable
+		r.Path, r.Executable, r.Mode = in.Write.Path, in.Write.Executable, in.Write.Mode
 		r.Encoding = string(in.Write.Encoding)
 		if r.Encoding == "" {
 			r.Encoding = string(schema.EncodingUTF8)

@@ -16,9 +16,10 @@ type Stopped struct {
 
 // InstallAll installs o.Module for every assistant target lola knows
 // (extension.DefaultTargets: all but copilot-cli, as today's Lola does
-// when it cannot ask), one after the other, each root picked as for one
-// (OpenClawRoot; hasProject says whether a PROJECT was given). Unless
-// o.DryRun the installs share one audit correlation id.
+// when it cannot ask), one after the other, each root picked as today's
+// Lola picks it without -a (openClawRootForAll: OpenClaw's is PROJECT when
+// given, hasProject, else its workspace). Unless o.DryRun the installs
+// share one audit correlation id.
 //
 // done receives each install's report and error as it ends and says what
 // the caller makes of it; the first non-nil return stops the rest and is
@@ -38,7 +39,7 @@ func InstallAll(ctx context.Context, o Options, hasProject bool, done func(Repor
 	for i, a := range all {
 		oa := o
 		oa.Assistant = a
-		if err := OpenClawRoot(&oa, a, "", hasProject); err != nil {
+		if err := openClawRootForAll(&oa, a, hasProject); err != nil {
 			return nil, err
 		}
 		rep, err := Install(ctx, oa)

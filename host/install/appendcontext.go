@@ -29,10 +29,14 @@ const contextReference = "Read the module context from `%s`"
 // lies inside it, absolutely otherwise (always for scope user). Lines that
 // come out the same are written once.
 //
-// Guarantees: a path that does not exist, or that holds a control
-// character (a newline would forge lines, a module's markers among them,
-// in the assistant's file), refuses the install with ErrAppendContext
-// before anything runs, naming every such path. A module without
+// Guarantees: a path that holds a control character (a newline would
+// forge lines, a module's markers among them, in the assistant's file)
+// refuses the install with ErrAppendContext before anything runs, naming
+// every such path. A path that does not exist is named in a warning and
+// the module's instructions are not installed at all (no block, not even
+// for the paths found), the rest of the module is, as today's Lola does;
+// a reference to a file that is not there would point the assistant at
+// nothing. A module without
 // instructions gets nothing from the flag (as today's Lola): the paths are
 // not checked and a warning says so. When every path is empty the module's
 // instructions are not installed (as today's Lola). Non-guarantees: the
@@ -46,9 +50,13 @@ func (j *job) applyAppendContext(m *schema.Module) error {
 		j.o.warn(fmt.Sprintf("--append-context ignored: module %s has no instructions (AGENTS.md)", m.Name))
 		return nil
 	}
-	text, err := contextReferences(j.o.AppendContext, j.mod.Dir(), j.project)
+	text, missing, err := contextReferences(j.o.AppendContext, j.mod.Dir(), j.project)
 	if err != nil {
 		return fmt.Errorf("%w: %v (a relative path is read from the module's root in the store, $LOLA_HOME/modules/%s); nothing was installed", ErrAppendContext, err, m.Name)
+	}
+	if len(missing) > 0 {
+		j.o.warn(fmt.Sprintf("--append-context: no such file: %s (a relative path is read from the module's root in the store, $LOLA_HOME/modules/%s); %s's instructions are not installed", strings.Join(missing, ", "), m.Name, m.Name))
+		text = ""
 	}
 	for i := range m.Files {
 		if m.Files[i].Path == m.Inventory.Instructions {
@@ -64,8 +72,9 @@ func (j *job) applyAppendContext(m *schema.Module) error {
 }
 
 // contextReferences is the reference lines for the given paths, joined
-// by "\n"; the error names every path refused.
-func contextReferences(given []string, moduleDir, project string) (string, error) {
+// by "\n", and the paths that do not exist; the error names every path
+// refused for a control character.
+func contextReferences(given []string, moduleDir, project string) (string, []string, error) {
 	root := ""
 	if project != "" {
 		root = project
@@ -118,15 +127,8 @@ func contextReferences(given []string, moduleDir, project string) (string, error
 			refs = append(refs, ref)
 		}
 	}
-	var why []string
-	if len(missing) > 0 {
-		why = append(why, "context file not found: "+strings.Join(missing, ", "))
-	}
 	if len(unsafe) > 0 {
-		why = append(why, "path holds a control character: "+strings.Join(unsafe, ", "))
+		return "", missing, fmt.Errorf("path holds a control character: %s", strings.Join(unsafe, ", "))
 	}
-	if len(why) > 0 {
-		return "", fmt.Errorf("%s", strings.Join(why, "; "))
-	}
-	return strings.Join(refs, "\n"), nil
+	return strings.Join(refs, "\n"), missing, nil
 }

@@ -33,8 +33,9 @@ var (
 	// Exit 4 (or 3 when its plan broke a lexical policy rule; see
 	// Report.Launched).
 	ErrTargetFailed = errors.New("install: the target extension failed; nothing was applied")
-	// ErrAppendContext: an --append-context path does not exist or holds
-	// a control character; nothing ran. Exit 2.
+	// ErrAppendContext: an --append-context path holds a control
+	// character; nothing ran. Exit 2. (A path that does not exist is a
+	// warning: the instructions are not installed, the rest is.)
 	ErrAppendContext = errors.New("install: --append-context refused")
 	// ErrNotInstalled: uninstall of a module installed.yml does not record
 	// for that assistant, scope and project. Exit 2.

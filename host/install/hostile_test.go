@@ -33,6 +33,10 @@ func TestHostileTargetPlansChangeNothing(t *testing.T) {
 		{name: "same path twice", plan: `{"protocol":1,"intents":[{"op":"write","path":".claude/a","content":"x"},{"op":"delete","path":".claude/a"}]}`, rule: schema.RuleConflictSamePath},
 		{name: "unknown op", plan: `{"protocol":1,"intents":[{"op":"chmod","path":".claude/a"}]}`, rule: schema.RulePlanUnknownOp, decoder: true},
 		{name: "not JSON", plan: `{"protocol":1,"intents":[`, rule: schema.RulePlanMalformed, decoder: true},
+		{name: "setuid mode", plan: `{"protocol":1,"intents":[{"op":"write","path":".claude/x","content":"x","executable":true,"mode":"4755"}]}`, rule: schema.RulePlanMode, decoder: true},
+		{name: "mode contradicting executable", plan: `{"protocol":1,"intents":[{"op":"write","path":".claude/x","content":"x","mode":"0755"}]}`, rule: schema.RulePlanMode, decoder: true},
+		{name: "group write no module file has", plan: `{"protocol":1,"intents":[{"op":"write","path":".claude/x","content":"x","mode":"0664"}]}`, rule: schema.RulePlanMode},
+		{name: "other write no module file has", plan: `{"protocol":1,"intents":[{"op":"write","path":".claude/x","content":"x","mode":"0646"}]}`, rule: schema.RulePlanMode},
 		{name: "exits non-zero", exit: "exit 1"},
 	}
 	for _, c := range cases {

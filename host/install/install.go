@@ -229,6 +229,7 @@ func prepare(o *Options, op schema.Operation) (*job, error) {
 		Protocol: 1, Operation: op, Assistant: o.Assistant, Scope: j.scope,
 		Modules: []schema.Module{m},
 	}
+	j.guard.sourceWrite = sourceWriteBits(j.req)
 	var managed []string
 	for _, p := range j.ext.Manifest().Managed() {
 		managed = append(managed, p.String())

@@ -96,6 +96,9 @@ type guard struct {
 	// the plan was checked: the servers the plan adds or changes there
 	// are the ones lola may claim (record.go).
 	prior map[string]priorFile
+	// sourceWrite is sha256 of a module file's content -> the group and
+	// other write bits some module file of that content has (modes.go).
+	sourceWrite map[string]fs.FileMode
 }
 
 // priorFile is a file's content before the plan: absent, read, or
@@ -150,6 +153,7 @@ func (g *guard) check(changes []apply.Change, p *plan.Plan) error {
 			}
 		}
 	}
+	g.checkModes(p, &set)
 	for _, c := range changes {
 		ref := rejection.IntentRef{Index: c.Intent, Op: c.Op}
 		for _, at := range []string{c.Path, c.From} {

@@ -41,12 +41,20 @@ func OpenClawWorkspace(userHome, w string) (string, error) {
 	return dir, nil
 }
 
-// OpenClawRoot makes an OpenClaw project-scope install's root (o.Project)
-// its workspace, as today's Lola does: workspace (--workspace, a name or
-// a path; OpenClawWorkspace), or <home>/.openclaw/workspace when neither
-// it nor a PROJECT argument (hasProject) is given. workspace is refused
-// with another assistant, for scope user, and together with PROJECT. Every
-// refusal is ErrUsage; o is unchanged for any other assistant.
+// OpenClawRoot makes an explicit `-a openclaw` project-scope install's
+// root (o.Project) its workspace, as today's Lola does: workspace
+// (--workspace, a name or a path; OpenClawWorkspace), else
+// <home>/.openclaw/workspace. A PROJECT argument (hasProject) does not
+// change that, as it does not for today's Lola, which writes into the
+// workspace whatever PROJECT says; o.Warn is told that PROJECT was not
+// used and how to install into a folder (--workspace PATH), so the place
+// written is never a surprise. workspace is refused with another
+// assistant, for scope user, and together with PROJECT (one of them would
+// be ignored). Every refusal is ErrUsage; o is unchanged for any other
+// assistant.
+//
+// InstallAll, installing for every assistant, keeps a given PROJECT for
+// OpenClaw too (openClawRootForAll), as today's Lola does without -a.
 func OpenClawRoot(o *Options, assistant, workspace string, hasProject bool) error {
 	switch {
 	case workspace != "" && assistant != "openclaw":
@@ -58,9 +66,29 @@ func OpenClawRoot(o *Options, assistant, workspace string, hasProject bool) erro
 		return nil
 	case hasProject && workspace != "":
 		return flagError("give PROJECT or --workspace, not both")
-	case hasProject:
+	}
+	given := o.Project
+	if err := openClawWorkspaceRoot(o, workspace); err != nil {
+		return err
+	}
+	if hasProject && given != o.Project {
+		o.warn(fmt.Sprintf("-a openclaw installs into its workspace %s, not into %s (as today's Lola does); to install into that folder, give --workspace %s", o.Project, given, workspacePathArg(given)))
+	}
+	return nil
+}
+
+// openClawRootForAll is OpenClawRoot for one of InstallAll's installs:
+// a given PROJECT is the root, as today's Lola has it without -a, and
+// without one the workspace is.
+func openClawRootForAll(o *Options, assistant string, hasProject bool) error {
+	if assistant != "openclaw" || o.Scope != schema.ScopeProject || hasProject {
 		return nil
 	}
+	return openClawWorkspaceRoot(o, "")
+}
+
+// openClawWorkspaceRoot sets o.Project to the workspace.
+func openClawWorkspaceRoot(o *Options, workspace string) error {
 	home := o.UserHome
 	if home == "" {
 		h, err := os.UserHomeDir()
@@ -75,6 +103,15 @@ func OpenClawRoot(o *Options, assistant, workspace string, hasProject bool) erro
 	}
 	o.Project = dir
 	return nil
+}
+
+// workspacePathArg is p as a --workspace value OpenClawWorkspace reads
+// as a path (it holds a separator), not as a workspace name.
+func workspacePathArg(p string) string {
+	if strings.ContainsAny(p, `/\`) {
+		return p
+	}
+	return "./" + p
 }
 
 // flagError is an ErrUsage worded as the flag's own complaint, without

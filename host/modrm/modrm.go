@@ -8,6 +8,10 @@
 //   - Refuse by default: while installs are recorded, nothing is done
 //     unless Options.Uninstall says so (the CLI's --force, or a yes at its
 //     prompt); the refusal is *install.InUseError, naming them.
+//   - With Options.Confirm, nothing is done until it has answered nil for
+//     the installs recorded at that moment (none, too: today's Lola asks
+//     before removing even a module installed nowhere); its error is
+//     returned as it is, with the store and installed.yml untouched.
 //   - Each install is uninstalled as `lola uninstall` does it
 //     (install.Uninstall): one plan through its own target extension,
 //     validated whole and applied atomically, only what lola wrote
@@ -44,7 +48,16 @@ type Options struct {
 	Base install.Options
 	// Uninstall consents to uninstalling the recorded installs first.
 	Uninstall bool
+	// Confirm, when set, is asked once the module is known to exist,
+	// with the installs recorded of it (possibly none), before anything
+	// changes; nil is consent to uninstall them and remove the module, an
+	// error stops Remove with that error (ErrCancelled for a no). It is
+	// how the CLI asks at a terminal and refuses without one.
+	Confirm func(installs []install.Record) error
 }
+
+// ErrCancelled is a Confirm's answer for a no: nothing was removed.
+var ErrCancelled = errors.New("mod rm cancelled")
 
 // Done is one install uninstalled.
 type Done struct {
@@ -80,6 +93,12 @@ func Remove(ctx context.Context, store *module.Store, name module.Name, o Option
 		return res, err
 	}
 	recs := reg.Find(name.String(), "", "", "")
+	if o.Confirm != nil {
+		if err := o.Confirm(recs); err != nil {
+			return res, err
+		}
+		o.Uninstall = true
+	}
 	if len(recs) > 0 && !o.Uninstall {
 		return res, &install.InUseError{Module: name.String(), Installs: recs}
 	}

@@ -70,3 +70,53 @@ func TestRemove(t *testing.T) {
 		t.Fatalf("removing it again: %v", err)
 	}
 }
+
+// Confirm is asked before anything changes, even for a module installed
+// nowhere (as today's Lola asks); its refusal leaves the store and
+// installed.yml as they were, and its consent uninstalls and removes.
+func TestRemoveAsksConfirmFirst(t *testing.T) {
+	home := t.TempDir()
+	s, n := storeWith(t, home, "m")
+	var asked [][]install.Record
+	no := errors.New("no")
+	o := Options{Base: install.Options{Home: home}, Confirm: func(r []install.Record) error {
+		asked = append(asked, r)
+		return no
+	}}
+	if _, err := Remove(context.Background(), s, n, o); !errors.Is(err, no) {
+		t.Fatalf("a refused confirmation: %v", err)
+	}
+	if len(asked) != 1 || len(asked[0]) != 0 {
+		t.Fatalf("confirm was asked %v", asked)
+	}
+	if _, err := s.Get(n); err != nil {
+		t.Fatalf("a refused confirmation removed the module: %v", err)
+	}
+	gone := filepath.Join(t.TempDir(), "gone")
+	rec := "version: '1.0'\ninstallations:\n  - module: m\n    assistant: claude-code\n    scope: project\n    project_path: " + gone + "\n    skills: []\n"
+	if err := os.WriteFile(filepath.Join(home, "installed.yml"), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Remove(context.Background(), s, n, o); !errors.Is(err, no) || len(asked) != 2 || len(asked[1]) != 1 {
+		t.Fatalf("refused with an install recorded: %v, asked %v", err, asked)
+	}
+	if reg, err := install.ReadRegistry(home); err != nil || len(reg.All()) != 1 {
+		t.Fatalf("a refused confirmation changed installed.yml: %v %v", reg, err)
+	}
+	if _, err := Remove(context.Background(), noSuchStore(t, home), n, o); !errors.Is(err, module.ErrNotFound) || len(asked) != 2 {
+		t.Fatalf("a missing module must be not found before any question: %v, asked %d", err, len(asked))
+	}
+	o.Confirm = func([]install.Record) error { return nil }
+	if res, err := Remove(context.Background(), s, n, o); err != nil || !res.Removed || len(res.Stale) != 1 {
+		t.Fatalf("with consent: %+v %v", res, err)
+	}
+}
+
+func noSuchStore(t *testing.T, home string) *module.Store {
+	t.Helper()
+	s, err := module.OpenStore(filepath.Join(home, "other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -61,10 +61,10 @@ func TestStagerCountsBytesWritten(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := st.file("a", declared, false, bytes.NewReader(make([]byte, 2048))); !errors.Is(err, LimitFileBytes) {
+		if err := st.file("a", declared, 0o644, bytes.NewReader(make([]byte, 2048))); !errors.Is(err, LimitFileBytes) {
 			t.Fatalf("declared %d: error %v; want %s", declared, err, LimitFileBytes)
 		}
-		if err := st.file("b", declared, false, bytes.NewReader(make([]byte, 1000))); !errors.Is(err, LimitTotalBytes) {
+		if err := st.file("b", declared, 0o644, bytes.NewReader(make([]byte, 1000))); !errors.Is(err, LimitTotalBytes) {
 			t.Fatalf("declared %d: error %v; want %s", declared, err, LimitTotalBytes)
 		}
 	}

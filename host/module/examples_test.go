@@ -20,7 +20,9 @@ const exampleModules = "../../examples/testdata/modules"
 func TestExampleModuleRequestsAreCurrent(t *testing.T) {
 	for _, name := range []string{"kit", "solo", "second", "edge"} {
 		s, _ := newStore(t)
-		if _, err := s.Add(context.Background(), mustSource(t, filepath.Join(exampleModules, name)), AddOptions{}); err != nil {
+		// Named as the targets' goldens name it: a module/ folder would
+		// otherwise name kit "module", as today's Lola does.
+		if _, err := s.Add(context.Background(), mustSource(t, filepath.Join(exampleModules, name)), AddOptions{Name: mustName(t, name)}); err != nil {
 			t.Fatal(err)
 		}
 		m, err := s.Get(mustName(t, name))

@@ -3,6 +3,7 @@ package module
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -79,7 +80,8 @@ func ReadFiles(content string, b Bounds) ([]schema.File, error) {
 			return err
 		}
 		total += int64(len(data))
-		f := schema.File{Path: rel, Encoding: schema.EncodingUTF8, Executable: executable(d)}
+		f := schema.File{Path: rel, Encoding: schema.EncodingUTF8}
+		f.Executable, f.Mode = fileMode(d)
 		if utf8.Valid(data) {
 			f.Content = string(data)
 		} else {
@@ -131,11 +133,21 @@ func readBoundedFile(p, rel string, d fs.DirEntry, b Bounds, total int64) ([]byt
 	return data, nil
 }
 
-// executable reports whether the stored file has an execute bit: the store
-// keeps one (0700) for a file added with any, and the target carries it to
-// the write intent so installed scripts stay runnable. Where the OS has no
-// such bit (Windows) it is never set.
-func executable(d fs.DirEntry) bool {
+// fileMode is a stored file's execute bit and, when its permission bits
+// are not the default 0644 (0755 executable), those bits as File.Mode
+// spells them. 0600 and 0700 are taken for the default: they are what a
+// lola before modes were kept stored every file with (a source file of
+// exactly that mode installs as 0644 or 0755, as it did then).
+func fileMode(d fs.DirEntry) (bool, string) {
 	fi, err := d.Info()
-	return err == nil && fi.Mode().Perm()&0o111 != 0
+	if err != nil {
+		return false, ""
+	}
+	p := fi.Mode().Perm()
+	exec := p&0o111 != 0
+	switch p {
+	case 0o644, 0o755, 0o600, 0o700:
+		return exec, ""
+	}
+	return exec, fmt.Sprintf("%04o", uint32(p))
 }

@@ -68,7 +68,7 @@ func copyPicked(src, top string, pick Pick, s *stager) error {
 	if err != nil {
 		return err
 	}
-	if err := s.file(top, int64(len(body)), executable, bytes.NewReader(body)); err != nil {
+	if err := s.file(top, int64(len(body)), execPerm(executable), bytes.NewReader(body)); err != nil {
 		return err
 	}
 	for _, p := range paths {

@@ -157,7 +157,7 @@ func copyFile(d *fsroot.Dir, name, p string, seen fsroot.Entry, s *stager) error
 	if !opened.Mode().IsRegular() || !sameEntry(seen, opened) {
 		return entryViolation(schema.RulePathSymlink, p, "replaced while being read")
 	}
-	return s.file(p, opened.Size(), opened.Mode()&0o111 != 0, f)
+	return s.file(p, opened.Size(), opened.Mode().Perm(), f) // a folder's modes are kept, as today's Lola's copy keeps them
 }
 
 // entryRefusal renders an fsroot refusal with the module-relative path

@@ -83,7 +83,7 @@ func unpackTarEntry(hdr *tar.Header, tr *tar.Reader, s *stager) error {
 		if isDir {
 			return entryViolation(schema.RulePathInvalid, name, "a regular file whose name ends in '/'")
 		}
-		return s.file(name, hdr.Size, hdr.Mode&0o111 != 0, tr)
+		return s.file(name, hdr.Size, tarPerm(hdr.Mode), tr)
 	case tar.TypeSymlink:
 		return s.symlink(name, hdr.Linkname)
 	case tar.TypeLink:

@@ -67,7 +67,7 @@ func unpackZipEntry(f *zip.File, s *stager) error {
 		return errorAt(name, err)
 	}
 	defer rc.Close()
-	return s.file(name, declared, mode&0o111 != 0, rc)
+	return s.file(name, declared, execPerm(mode&0o111 != 0), rc)
 }
 
 // unpackZipLink stages the symbolic link f, whose content is its target

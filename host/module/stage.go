@@ -94,7 +94,11 @@ func (s *stager) mkdir(p string) error {
 // file records p and writes it from r. declared is the size the source
 // claims, or -1; a claim over a bound is refused before reading, and the
 // bytes actually read are bounded whatever the claim.
-func (s *stager) file(p string, declared int64, executable bool, r io.Reader) error {
+//
+// perm is the permission bits the source gives the file (see sourcePerm,
+// tarPerm); the staged file gets them, with owner read and write added so
+// lola can read and replace it, and nothing beyond 0777.
+func (s *stager) file(p string, declared int64, perm fs.FileMode, r io.Reader) error {
 	pp, err := s.admit(p, false)
 	if err != nil {
 		return err
@@ -109,12 +113,13 @@ func (s *stager) file(p string, declared int64, executable bool, r io.Reader) er
 	if err := os.MkdirAll(filepath.Dir(host), 0o700); err != nil {
 		return errpath.Strip(err)
 	}
-	perm := fs.FileMode(0o600)
-	if executable {
-		perm = 0o700
-	}
-	f, err := os.OpenFile(host, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	perm = perm.Perm() | 0o600
+	f, err := os.OpenFile(host, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
+		return errpath.Strip(err)
+	}
+	if err := f.Chmod(perm); err != nil { // not through the umask: the source's bits, exactly
+		f.Close()
 		return errpath.Strip(err)
 	}
 	room := min(s.b.fileBytes, s.b.totalBytes-s.total)
@@ -190,4 +195,25 @@ func (s *stager) expandLinks() error {
 
 func (s *stager) host(p pathrule.Path) string {
 	return filepath.Join(s.dir, filepath.FromSlash(p.String()))
+}
+
+// execPerm is 0755 for an executable file, else 0644: the mode of a file
+// whose source keeps only its execute bit (a zip, which today's Lola
+// extracts without modes; a git checkout).
+func execPerm(executable bool) fs.FileMode {
+	if executable {
+		return 0o755
+	}
+	return 0o644
+}
+
+// tarPerm is a tar entry's mode as today's Lola extracts it (Python's
+// "data" filter): permission bits only, no group or other write, owner
+// read and write, and no group or other execute without owner execute.
+func tarPerm(mode int64) fs.FileMode {
+	p := fs.FileMode(mode).Perm()&^0o022 | 0o600
+	if p&0o100 == 0 {
+		p &^= 0o011
+	}
+	return p
 }

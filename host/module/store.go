@@ -172,7 +172,7 @@ type Cloner interface {
 
 // AddOptions configures Add.
 type AddOptions struct {
-	Name     Name    // zero: DeriveName of the source
+	Name     Name    // zero: DeriveName of the source, or "module" for a folder or archive whose content is in module/ (contentName)
 	Force    bool    // replace an existing module of that name
 	Bounds   Bounds  // zero: DefaultBounds
 	Ref      string  // git only: branch, tag, full ref or commit; "" the default branch
@@ -226,16 +226,21 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 		b = DefaultBounds()
 	}
 	name := o.Name
+	// Without --name a folder or archive is named, as today's Lola names
+	// it, after the directory its content is found in (contentName), known
+	// only once staged; a git source after its repository.
+	byContent := name.IsZero() && src.kind != SourceGit && o.Content == ""
 	if name.IsZero() {
 		n, err := DeriveName(src.raw)
-		if err != nil {
+		if err != nil && !byContent {
 			return nil, fmt.Errorf("%w (name it with --name)", err)
 		}
 		name = n
 	}
-	target := filepath.Join(s.dir, name.String())
-	if _, err := os.Lstat(target); err == nil && !o.Force {
-		return nil, fmt.Errorf("%s: %w", name, ErrExists)
+	if !byContent {
+		if _, err := os.Lstat(filepath.Join(s.dir, name.String())); err == nil && !o.Force {
+			return nil, fmt.Errorf("%s: %w", name, ErrExists)
+		}
 	}
 	if src.kind == SourceFolder && overlaps(src.loc, s.dir) {
 		return nil, errors.New("folder source: the folder holds, or lies inside, the module store")
@@ -279,6 +284,19 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	if err != nil {
 		return nil, err
 	}
+	if byContent {
+		if n, ok := contentName(l); ok && n != name {
+			name = n
+			if l, err = Discover(root, name.String()); err != nil { // a single skill takes the module's name
+				return nil, err
+			}
+		}
+		if name.IsZero() {
+			_, err := DeriveName(src.raw)
+			return nil, fmt.Errorf("%w (name it with --name)", err)
+		}
+	}
+	target := filepath.Join(s.dir, name.String())
 	if err := checkHooks(root, l); err != nil {
 		return nil, err
 	}
@@ -292,6 +310,21 @@ func (s *Store) Add(ctx context.Context, src Source, o AddOptions) (*Added, erro
 	added.Replaced = replaced
 	added.Module = &Module{name: name, dir: target, layout: l}
 	return added, nil
+}
+
+// contentName is the name today's Lola gives a folder or archive added
+// without --name when it finds the content in a module/ folder as
+// skills/<name>/SKILL.md or commands/*.md (the two things it looks for):
+// the folder's name, "module". ok is false otherwise, and the source's own
+// name (DeriveName) stays. Not followed: today's Lola also names an
+// archive after its one top-level folder ("repo-1.2"), which would make
+// each release of a module a new module; the archive's own name is kept.
+func contentName(l Layout) (Name, bool) {
+	if l.ContentDir != contentSubdir || l.SingleSkill || len(l.Skills)+len(l.Commands) == 0 {
+		return Name{}, false
+	}
+	n, err := ParseName(contentSubdir)
+	return n, err == nil
 }
 
 // overlaps reports whether a and b are the same directory or one lies

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +50,7 @@ func sampleFolder(t *testing.T) string {
 
 func TestGoodModuleRoundTripsToSchemaGolden(t *testing.T) {
 	s, _ := newStore(t)
-	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{})
+	added, err := s.Add(context.Background(), mustSource(t, sampleFolder(t)), AddOptions{Name: mustName(t, "sample_module")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +115,13 @@ func TestSameModuleFromFolderZipAndTarIsIdentical(t *testing.T) {
 			t.Fatalf("%s yields different files than the folder:\n%s\n%s", p, a, b)
 		}
 	}
-	// Permissions: the executable bit survives, nothing is wider than 0700.
+	// Permissions: a file keeps its source's bits (a tar's without group
+	// or other write, as today's Lola extracts it), so an install can keep
+	// them; the directories stay 0700, so no one else reaches the files.
 	m, _ := s.Get(mustName(t, "from-s-tar-gz"))
 	fi, err := os.Stat(filepath.Join(m.ContentDir(), "scripts", "pre.sh"))
-	if err != nil || fi.Mode().Perm() != 0o700 {
-		t.Fatalf("pre.sh mode %v, %v; want 0700", fi.Mode(), err)
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("pre.sh mode %v, %v; want 0755", fi.Mode(), err)
 	}
 	di, _ := os.Stat(m.Dir())
 	if di.Mode().Perm() != 0o700 {
@@ -588,6 +592,144 @@ func TestAddExplicitContentIsTheContent(t *testing.T) {
 		}
 		if got := strings.Join(paths, ","); !strings.Contains(got, "module/skills/inner/SKILL.md") || !strings.Contains(got, "skills/outer/SKILL.md") {
 			t.Errorf("the root's files as the extension receives them: %s", got)
+		}
+	}
+}
+
+// Without --name a folder or archive whose content is in module/ (as
+// skills/<name>/SKILL.md or commands/*.md) is named "module", after the
+// folder today's Lola finds it in; anything else keeps the source's own
+// name: a module/ holding only agents, a single SKILL.md in module/, a
+// module at the top, a git source, an explicit content directory, and an
+// archive unwrapped from its one top-level folder. A second module/
+// folder is refused under that name (ErrExists) and nothing changes.
+func TestAddNamesAModuleFolderAsTodaysLola(t *testing.T) {
+	for _, c := range []struct {
+		files   []entry
+		content string
+		want    string
+	}{
+		{[]entry{file("module/skills/a/SKILL.md", "---\ndescription: A\n---\n")}, "", "module"},
+		{[]entry{file("module/commands/c.md", "C\n"), file("README.md", "r\n")}, "", "module"},
+		{[]entry{file("module/agents/r.md", "---\ndescription: R\n---\n")}, "", "my-kit"},
+		{[]entry{file("module/SKILL.md", "---\nname: s\ndescription: S\n---\n")}, "", "my-kit"},
+		{[]entry{file("skills/a/SKILL.md", "---\ndescription: A\n---\n")}, "", "my-kit"},
+		{[]entry{file("module/skills/a/SKILL.md", "---\ndescription: A\n---\n")}, "module", "my-kit"},
+	} {
+		s, _ := newStore(t)
+		src := filepath.Join(t.TempDir(), "My-Kit")
+		writeTree(t, src, c.files)
+		added, err := s.Add(context.Background(), mustSource(t, src), AddOptions{Content: c.content})
+		if err != nil {
+			t.Fatalf("%v: %v", c.files, err)
+		}
+		if got := added.Module.Name().String(); got != c.want {
+			t.Errorf("%v (content %q): named %q, want %q", c.files, c.content, got, c.want)
+		}
+		if _, err := s.Get(mustName(t, c.want)); err != nil {
+			t.Errorf("%v: not in the store as %s: %v", c.files, c.want, err)
+		}
+	}
+	for _, format := range []string{"zip", "tgz"} {
+		s, _ := newStore(t)
+		path := filepath.Join(t.TempDir(), "kit."+format)
+		entries := []entry{dir("./"), dir("./kit-1.0/"), file("./kit-1.0/module/skills/a/SKILL.md", "---\ndescription: A\n---\n")}
+		if format == "zip" {
+			writeZip(t, path, entries[1:])
+		} else {
+			writeTar(t, path, true, entries)
+		}
+		added, err := s.Add(context.Background(), mustSource(t, path), AddOptions{})
+		if err != nil || added.Module.Name().String() != "module" {
+			t.Fatalf("%s with kit-1.0/module/: %+v %v", format, added, err)
+		}
+	}
+
+	s, _ := newStore(t)
+	one, two := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "two")
+	writeTree(t, one, []entry{file("module/skills/a/SKILL.md", "---\ndescription: One\n---\n")})
+	writeTree(t, two, []entry{file("module/skills/b/SKILL.md", "---\ndescription: Two\n---\n")})
+	if _, err := s.Add(context.Background(), mustSource(t, one), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(context.Background(), mustSource(t, two), AddOptions{}); !errors.Is(err, ErrExists) {
+		t.Fatalf("a second module/ folder: %v, want ErrExists", err)
+	}
+	m, err := s.Get(mustName(t, "module"))
+	if err != nil || len(m.Layout().Skills) != 1 || m.Layout().Skills[0].Name != "a" {
+		t.Fatalf("the refused add changed the stored module: %+v %v", m, err)
+	}
+	entries, _ := os.ReadDir(s.dir)
+	for _, e := range entries {
+		if e.Name() != "module" && !strings.HasPrefix(e.Name(), ".") {
+			t.Fatalf("store holds %s", e.Name())
+		}
+	}
+}
+
+// A module's files keep their source's permission bits as today's Lola's
+// copies keep them, and the request says so (File.Mode, when not 0644 or
+// 0755): a folder's exactly (permission bits only: setuid, setgid and
+// sticky never reach the store), a tar's without group or other write (as
+// today's Lola extracts it), a zip's only its execute bit (today's Lola
+// extracts zips without modes).
+func TestAddKeepsSourceModes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX permission bits")
+	}
+	modes := map[string]fs.FileMode{
+		"skills/a/SKILL.md": 0o664, "skills/a/run.sh": 0o755, "skills/a/team.md": 0o640,
+		"skills/a/ro.md": 0o444, "skills/a/private.md": 0o600, "skills/a/wide.md": 0o777,
+		"skills/a/suid.sh": 0o4755 | fs.ModeSetuid,
+	}
+	var entries []entry
+	for p, m := range modes {
+		entries = append(entries, entry{name: p, kind: 'f', body: "x\n", mode: int64(m.Perm())})
+	}
+	src := filepath.Join(t.TempDir(), "kit")
+	writeTree(t, src, entries)
+	for p, m := range modes {
+		if err := os.Chmod(filepath.Join(src, p), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hdrMode := map[string]int64{"skills/a/SKILL.md": 0o664, "skills/a/run.sh": 0o755, "skills/a/wide.md": 0o777, "skills/a/suid.sh": 0o4755, "skills/a/team.md": 0o640}
+	var tarred []entry
+	for p, m := range hdrMode {
+		tarred = append(tarred, entry{name: p, kind: 'f', body: "x\n", mode: m})
+	}
+	dir := t.TempDir()
+	writeTar(t, filepath.Join(dir, "kit.tar"), false, tarred)
+	writeZip(t, filepath.Join(dir, "kit.zip"), tarred)
+	for _, c := range []struct {
+		src  string
+		want map[string]string // File.Mode; "" the default
+	}{
+		{src, map[string]string{"skills/a/SKILL.md": "0664", "skills/a/run.sh": "", "skills/a/team.md": "0640", "skills/a/ro.md": "", "skills/a/private.md": "", "skills/a/wide.md": "0777", "skills/a/suid.sh": ""}},
+		{filepath.Join(dir, "kit.tar"), map[string]string{"skills/a/SKILL.md": "", "skills/a/run.sh": "", "skills/a/wide.md": "", "skills/a/suid.sh": "", "skills/a/team.md": "0640"}},
+		{filepath.Join(dir, "kit.zip"), map[string]string{"skills/a/SKILL.md": "", "skills/a/run.sh": "", "skills/a/wide.md": "", "skills/a/suid.sh": "", "skills/a/team.md": ""}},
+	} {
+		s, _ := newStore(t)
+		got, err := addAndSchema(t, s, c.src, "kit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range got.Files {
+			want, ok := c.want[f.Path]
+			if !ok {
+				continue
+			}
+			if f.Mode != want {
+				t.Errorf("%s: %s has mode %q, want %q", filepath.Base(c.src), f.Path, f.Mode, want)
+			}
+			if exec := strings.HasSuffix(f.Path, ".sh") || strings.HasSuffix(f.Path, "wide.md"); f.Executable != exec {
+				t.Errorf("%s: %s executable %v", filepath.Base(c.src), f.Path, f.Executable)
+			}
+		}
+		m, _ := s.Get(mustName(t, "kit"))
+		fi, err := os.Stat(filepath.Join(m.ContentDir(), "skills/a/suid.sh"))
+		if err != nil || fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != 0 {
+			t.Errorf("%s: the stored suid.sh is %v, %v", filepath.Base(c.src), fi.Mode(), err)
 		}
 	}
 }

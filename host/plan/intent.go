@@ -26,10 +26,11 @@ const (
 	mRef
 	mDepth
 	mIfContent
+	mMode
 )
 
 // memberNames is the wire spelling of each member, in bit order.
-var memberNames = [...]string{"op", "path", "content", "encoding", "executable", "from", "to", "url", "dest", "method", "headers", "ref", "depth", "if_content"}
+var memberNames = [...]string{"op", "path", "content", "encoding", "executable", "from", "to", "url", "dest", "method", "headers", "ref", "depth", "if_content", "mode"}
 
 func memberOf(name []byte) member {
 	switch string(name) {
@@ -61,6 +62,8 @@ func memberOf(name []byte) member {
 		return mDepth
 	case "if_content":
 		return mIfContent
+	case "mode":
+		return mMode
 	}
 	return 0
 }
@@ -71,7 +74,7 @@ type opShape struct {
 }
 
 var shapes = map[schema.Op]opShape{
-	schema.OpWrite:  {allowed: mOp | mPath | mContent | mEncoding | mExecutable | mIfContent, required: mOp | mPath | mContent},
+	schema.OpWrite:  {allowed: mOp | mPath | mContent | mEncoding | mExecutable | mIfContent | mMode, required: mOp | mPath | mContent},
 	schema.OpDelete: {allowed: mOp | mPath, required: mOp | mPath},
 	schema.OpRename: {allowed: mOp | mFrom | mTo, required: mOp | mFrom | mTo},
 	schema.OpFetch:  {allowed: mOp | mURL | mDest | mMethod | mHeaders, required: mOp | mURL | mDest},
@@ -93,6 +96,7 @@ type rawIntent struct {
 	ref        string
 	depth      int
 	ifContent  string
+	mode       string
 }
 
 const headerValueCtx = `member "headers" value`
@@ -242,6 +246,8 @@ func (d *decoder) member(raw *rawIntent, m member) error {
 		if !schema.ValidIfContent(raw.ifContent) {
 			return d.note(d.violation(schema.RulePlanMalformed, ctx, "if_content "+lexical.Quote(raw.ifContent, lexical.NameEcho)+` is neither "absent" nor "sha256:" and 64 lowercase hex digits`))
 		}
+	case mMode:
+		raw.mode, err = d.stringValue(ctx)
 	}
 	return err
 }
@@ -323,7 +329,12 @@ func (d *decoder) build(raw *rawIntent) (schema.Intent, error) {
 				return schema.Intent{}, err
 			}
 		}
-		return schema.Intent{Write: &schema.Write{Path: raw.path, Content: raw.content, Encoding: raw.encoding, Executable: raw.executable, IfContent: raw.ifContent}}, nil
+		if raw.seen&mMode != 0 {
+			if err := d.checkMode(raw.mode, raw.executable); err != nil {
+				return schema.Intent{}, err
+			}
+		}
+		return schema.Intent{Write: &schema.Write{Path: raw.path, Content: raw.content, Encoding: raw.encoding, Executable: raw.executable, IfContent: raw.ifContent, Mode: raw.mode}}, nil
 	case schema.OpDelete:
 		return schema.Intent{Delete: &schema.Delete{Path: raw.path}}, nil
 	case schema.OpRename:
@@ -347,4 +358,22 @@ func (d *decoder) build(raw *rawIntent) (schema.Intent, error) {
 		return schema.Intent{Clone: &schema.Clone{URL: raw.url, Dest: raw.dest, Ref: raw.ref, Depth: raw.depth}}, nil
 	}
 	return schema.Intent{}, d.violation(schema.RulePlanUnknownOp, "intent", "unknown op")
+}
+
+// checkMode refuses a write's mode that is not permission bits (3 or 4
+// octal digits, at most 0777: setuid, setgid and sticky cannot be asked
+// for) or that contradicts its executable member (executable is set
+// exactly when the mode has an execute bit), as plan.mode. Whether the
+// mode adds group or other write is the install's to check, against the
+// module's files (it needs the request).
+func (d *decoder) checkMode(mode string, executable bool) error {
+	ctx := memberCtx(mMode)
+	m, ok := schema.ParseMode(mode)
+	if !ok {
+		return d.violation(schema.RulePlanMode, ctx, "mode "+lexical.Quote(mode, lexical.NameEcho)+" is not permission bits: 3 or 4 octal digits, at most 0777 (no setuid, setgid or sticky bit)")
+	}
+	if (m&0o111 != 0) != executable {
+		return d.violation(schema.RulePlanMode, ctx, "mode "+mode+" contradicts executable: set executable exactly when the mode has an execute bit")
+	}
+	return nil
 }

@@ -21,7 +21,8 @@
 //   - Every audit record of the run carries Result.Correlation.
 //   - An install recorded with append_context (lola install
 //     --append-context) installs the same references again; a path gone
-//     since refuses that install (install.ErrAppendContext).
+//     since is warned of and the instructions are not installed, as for
+//     lola install.
 //   - What the new version no longer has (a skill, command or agent the
 //     old record lists and the new one does not), and every file the old
 //     record lists that the new plan did not write (a target extension

@@ -36,6 +36,11 @@ export class File {
   // Whether the module's file is executable (a script); writeFile keeps it.
   @optional
   executable: bool = false;
+  // The stored file's permission bits in octal ("0664") when not 0644
+  // (0755 executable); copyFile carries them, so a 0664 source installs
+  // as 0664.
+  @optional
+  mode: string = "";
 }
 
 // RawObject is a JSON object kept as the text the request spells it with
@@ -344,17 +349,23 @@ export class PlanBuilder {
   // Writes a request file at path in the file's own encoding, unchanged.
   // The file's executable bit is not carried: copyFile does that.
   writeFile(path: string, f: File): bool {
-    return this.putFile(path, f, false);
+    return this.putFile(path, f, false, "");
   }
 
   // Copies a module file to path as it is: its bytes in its own encoding,
-  // and its executable bit (scripts stay executable).
+  // its executable bit (scripts stay executable) and its mode when the
+  // host names one (a 0664 source installs as 0664).
   copyFile(path: string, f: File): bool {
-    return this.putFile(path, f, f.executable);
+    return this.putFile(path, f, f.executable, f.mode);
   }
 
-  private putFile(path: string, f: File, executable: bool): bool {
+  private putFile(path: string, f: File, executable: bool, mode: string): bool {
     if (!this.ok(path)) return false;
+    if (mode != "") {
+      const bits = modeBits(mode);
+      if (bits < 0) return this.refuse("plan.mode", "mode " + mode + " is not permission bits: 3 or 4 octal digits, at most 0777");
+      if (((bits & 0o111) != 0) != executable) return this.refuse("plan.mode", "mode " + mode + " contradicts executable");
+    }
     if (f.encoding != "" && f.encoding != "utf8" && f.encoding != "base64") {
       return this.refuse("plan.encoding", "unknown encoding " + f.encoding);
     }
@@ -366,6 +377,7 @@ export class PlanBuilder {
     this.out.member("content", f.content);
     if (f.encoding == "base64") this.out.member("encoding", "base64");
     if (executable) this.out.ascii(',"executable":true');
+    if (mode != "") this.out.member("mode", mode);
     this.out.ascii("}");
     return true;
   }
@@ -626,4 +638,20 @@ export function lola_plan_ptr(): usize {
 
 export function lola_plan_len(): i32 {
   return planLen;
+}
+
+// modeBits reads a write's mode as the host does: 3 or 4 octal digits, a
+// 4-digit one starting with 0 (at most 0777: no setuid, setgid or sticky
+// bit); -1 for anything else.
+function modeBits(mode: string): i32 {
+  let s = mode;
+  if (s.length == 4 && s.charAt(0) == "0") s = s.substring(1);
+  if (s.length != 3) return -1;
+  let bits: i32 = 0;
+  for (let i = 0; i < 3; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 55) return -1;
+    bits = (bits << 3) | (c - 48);
+  }
+  return bits;
 }

@@ -81,3 +81,49 @@ func TestSharedFilesAreDeletedOnlyWhenLolaCreatedThem(t *testing.T) {
 		}
 	}
 }
+
+// A module file's mode (File.Mode) is carried to its copy with its
+// execute bit, so a 0664 source installs as 0664; a file without one is
+// written with neither.
+func TestCopiesKeepTheModuleFilesMode(t *testing.T) {
+	raw, err := os.ReadFile("../../examples/testdata/modules/kit.module.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m schema.Module
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Files {
+		switch m.Files[i].Path {
+		case "skills/tidy/reference/notes.md":
+			m.Files[i].Mode = "0664"
+		case "skills/tidy/scripts/tidy.sh":
+			m.Files[i].Mode, m.Files[i].Executable = "0750", true
+		}
+	}
+	tg := &Target{Name: "test", Skills: Scoped{Project: ".claude/skills"}}
+	var p lola.Plan
+	if err := tg.Plan(&lola.Request{Protocol: 1, Operation: schema.OperationInstall, Scope: schema.ScopeProject, Modules: []schema.Module{m}}, &p); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]any{
+		".claude/skills/tidy/reference/notes.md": {"0664", false},
+		".claude/skills/tidy/scripts/tidy.sh":    {"0750", true},
+		".claude/skills/tidy/SKILL.md":           {"", false},
+	}
+	for _, in := range p.Intents() {
+		if in.Write == nil {
+			continue
+		}
+		if w, ok := want[in.Write.Path]; ok {
+			if in.Write.Mode != w[0] || in.Write.Executable != w[1] {
+				t.Errorf("%s: mode %q executable %v, want %v", in.Write.Path, in.Write.Mode, in.Write.Executable, w)
+			}
+			delete(want, in.Write.Path)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("not written: %v", want)
+	}
+}

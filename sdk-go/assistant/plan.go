@@ -28,12 +28,18 @@ func (t *Target) agentFile(n string) string {
 // deploy.prompt.md -> deploy.prompt/, as today's Lola names it).
 func sidecarDir(file string) string { return strings.TrimSuffix(file, path.Ext(file)) }
 
-// write writes a module file to dest, keeping its execute bit.
+// write writes a module file to dest, keeping its execute bit and, when
+// the host names it (File.Mode), its permission bits: a 0664 source
+// installs as 0664, as today's Lola's copies keep modes.
 func write(p *lola.Plan, dest string, f *lola.File) error {
+	var opts []lola.WriteOption
 	if f.Executable {
-		return p.WriteFile(dest, *f, lola.Executable)
+		opts = append(opts, lola.Executable)
 	}
-	return p.WriteFile(dest, *f)
+	if f.Mode != "" {
+		opts = append(opts, lola.Mode(f.Mode))
+	}
+	return p.WriteFile(dest, *f, opts...)
 }
 
 func (t *Target) planInstall(p *lola.Plan, scope schema.Scope, m module) error {

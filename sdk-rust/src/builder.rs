@@ -31,6 +31,7 @@ impl PlanBuilder {
             encoding: String::new(),
             executable: false,
             if_content: String::new(),
+            mode: String::new(),
         });
         Ok(self)
     }
@@ -58,6 +59,7 @@ impl PlanBuilder {
             encoding: String::new(),
             executable: false,
             if_content: crate::sha256::if_content(bytes.as_deref()),
+            mode: String::new(),
         });
         Ok(self)
     }
@@ -76,6 +78,7 @@ impl PlanBuilder {
             encoding: "base64".to_string(),
             executable,
             if_content: String::new(),
+            mode: String::new(),
         });
         Ok(self)
     }
@@ -84,13 +87,14 @@ impl PlanBuilder {
     /// without decoding it (base64 stays base64, byte for byte). The file's
     /// executable bit is not carried: [`PlanBuilder::copy_file`] does that.
     pub fn write_file(&mut self, path: &str, file: &crate::File) -> Result<&mut Self, Error> {
-        self.put_file(path, file, false)
+        self.put_file(path, file, false, String::new())
     }
 
     /// Copies a module file to `path` as it is: its bytes in its own
-    /// encoding, and its executable bit (scripts stay executable).
+    /// encoding, its executable bit (scripts stay executable) and its mode
+    /// when the host names one (a 0664 source installs as 0664).
     pub fn copy_file(&mut self, path: &str, file: &crate::File) -> Result<&mut Self, Error> {
-        self.put_file(path, file, file.executable)
+        self.put_file(path, file, file.executable, file.mode.clone())
     }
 
     fn put_file(
@@ -98,8 +102,12 @@ impl PlanBuilder {
         path: &str,
         file: &crate::File,
         executable: bool,
+        mode: String,
     ) -> Result<&mut Self, Error> {
         self.record(check_path(path))?;
+        if !mode.is_empty() {
+            self.record(check_mode(&mode, executable))?;
+        }
         let encoding = match file.encoding.as_str() {
             "" | "utf8" => String::new(),
             "base64" => {
@@ -119,6 +127,7 @@ impl PlanBuilder {
             encoding,
             executable,
             if_content: String::new(),
+            mode,
         });
         Ok(self)
     }
@@ -298,6 +307,61 @@ mod tests {
     use super::*;
 
     #[test]
+    fn copy_file_keeps_the_module_files_mode() {
+        let notes = crate::File {
+            path: "skills/a/notes.md".into(),
+            content: "x".into(),
+            mode: "0664".into(),
+            ..Default::default()
+        };
+        let run = crate::File {
+            path: "skills/a/run.sh".into(),
+            content: "y".into(),
+            executable: true,
+            mode: "0750".into(),
+            ..Default::default()
+        };
+        let mut p = PlanBuilder::new();
+        p.copy_file(".x/notes.md", &notes).unwrap();
+        p.copy_file(".x/run.sh", &run).unwrap();
+        p.write_file(".x/plain.md", &notes).unwrap();
+        let json = serde_json::to_string(&p.build()).unwrap();
+        assert!(
+            json.contains(r#""path":".x/notes.md","content":"x","mode":"0664""#),
+            "{}",
+            json
+        );
+        assert!(
+            json.contains(r#""executable":true,"mode":"0750""#),
+            "{}",
+            json
+        );
+        assert!(
+            json.contains(r#""path":".x/plain.md","content":"x"}"#),
+            "{}",
+            json
+        );
+        for (mode, exec) in [
+            ("4755", true),
+            ("0755", false),
+            ("0644", true),
+            ("0o644", false),
+            ("10644", false),
+        ] {
+            let f = crate::File {
+                path: "a".into(),
+                content: "x".into(),
+                executable: exec,
+                mode: mode.into(),
+                ..Default::default()
+            };
+            let mut p = PlanBuilder::new();
+            let err = p.copy_file("a", &f).unwrap_err();
+            assert_eq!(err.rule, "plan.mode", "{}", mode);
+        }
+    }
+
+    #[test]
     fn refuses_what_the_host_refuses_lexically() {
         let cases = [
             ("/etc/passwd", "path.absolute"),
@@ -355,5 +419,35 @@ mod tests {
             json,
             r#"{"protocol":1,"intents":[{"op":"fetch","url":"https://x.org/a","dest":"a","method":"GET"}]}"#
         );
+    }
+}
+
+/// Checks a write's mode as the host does (plan.mode): 3 or 4 octal
+/// digits, at most 0777 (no setuid, setgid or sticky bit), with an execute
+/// bit exactly when the write is executable.
+fn check_mode(mode: &str, executable: bool) -> Result<(), Error> {
+    let digits = if mode.len() == 4 && mode.starts_with('0') {
+        &mode[1..]
+    } else {
+        mode
+    };
+    let bits = if digits.len() == 3 && digits.bytes().all(|c| (b'0'..=b'7').contains(&c)) {
+        u32::from_str_radix(digits, 8).ok()
+    } else {
+        None
+    };
+    match bits {
+        None => Err(Error::new(
+            "plan.mode",
+            format!(
+                "mode {:?} is not permission bits: 3 or 4 octal digits, at most 0777",
+                mode
+            ),
+        )),
+        Some(b) if (b & 0o111 != 0) != executable => Err(Error::new(
+            "plan.mode",
+            format!("mode {} contradicts executable", mode),
+        )),
+        Some(_) => Ok(()),
     }
 }

@@ -129,6 +129,7 @@ mod rewrite_tests {
             content: "YWJj".into(),
             encoding: "base64".into(),
             executable: false,
+            mode: String::new(),
         };
         p.rewrite(".mcp.json", "{}", Some(&before)).unwrap();
         p.rewrite("CLAUDE.md", "x", None).unwrap();

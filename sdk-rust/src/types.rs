@@ -133,6 +133,11 @@ pub struct File {
     /// copies the file keeps the bit through [`crate::PlanBuilder::write_file`].
     #[serde(default, skip_serializing_if = "is_false")]
     pub executable: bool,
+    /// The stored file's permission bits in octal ("0664") when they are
+    /// not 0644 (0755 executable); [`crate::PlanBuilder::copy_file`]
+    /// carries them to the copy, so a 0664 source installs as 0664.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mode: String,
 }
 
 /// What an extension returns: a set of intents the host applies atomically.
@@ -165,6 +170,9 @@ pub enum Intent {
         /// the write was computed from; empty for an unconditional write.
         #[serde(skip_serializing_if = "String::is_empty")]
         if_content: String,
+        /// Permission bits in octal ("0664"); empty is 0644 (0755 executable).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        mode: String,
     },
     Delete {
         path: String,
