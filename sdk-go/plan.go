@@ -39,6 +39,7 @@ func IfContent(before []byte, exists bool) WriteOption {
 	}
 	return func(w *schema.Write) { w.IfContent = v }
 }
+
 // Mode gives a written file the permission bits m ("0664"), as a copy
 // that keeps its module file's mode does (File.Mode; WriteFile's copy
 // helpers in sdk-go/assistant do it). m must be 3 or 4 octal digits, at
