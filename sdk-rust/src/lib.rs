@@ -54,9 +54,11 @@ mod types;
 pub mod diag;
 pub use diag::{log, Level};
 
+pub mod assistant;
 pub mod frontmatter;
 pub mod inventory;
 pub mod json;
+pub mod jsonconfig;
 pub mod managed;
 pub mod mcp;
 pub mod yaml;
