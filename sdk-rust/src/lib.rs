@@ -68,6 +68,8 @@ pub mod abi;
 #[doc(hidden)]
 pub mod native;
 
+pub mod testing;
+
 pub use builder::{check_path, PlanBuilder};
 pub use types::{
     Agent, Command, File, Intent, Inventory, McpServer, Module, Plan, Request, Skill, ABI_VERSION,
