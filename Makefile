@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
-GO_MODULES := schema host sdk-go sdk-go/lolatest cmd conformance examples/claude-code examples/opencode examples/copilot-cli examples/copilot-vscode examples/openclaw
+GO_MODULES := schema host sdk-go sdk-go/lolatest cmd conformance examples/go-claude-code examples/go-opencode examples/go-copilot-cli examples/go-copilot-vscode examples/go-openclaw
 # Windows and macOS once each, on their most common architecture (no file of
 # ours is specific to an architecture there, so a second one checks nothing
 # more and costs minutes of make test), and Linux on arm64, whose seccomp
