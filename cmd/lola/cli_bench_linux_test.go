@@ -219,8 +219,10 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				proj := filepath.Join(work, fmt.Sprintf("%s-p%d", target, i))
-				if err := os.Mkdir(proj, 0o755); err != nil {
+				// b.Run calls this function again with a larger b.N: a
+				// fresh directory each time, never one of an earlier run.
+				proj, err := os.MkdirTemp(work, target+"-p")
+				if err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
