@@ -492,3 +492,90 @@ impl Shared {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    static T: Target = Target {
+        name: "t",
+        skills: Scoped { project: "s", user: "" },
+        instructions: Scoped { project: "I.md", user: "" },
+        mcp: Scoped { project: "m.json", user: "" },
+        mcp_container: "mcpServers",
+        ..Target::NONE
+    };
+
+    fn handle(req: &Request, p: &mut PlanBuilder) -> Result<(), Error> {
+        T.plan(req, p)
+    }
+
+    fn run(op: &str, scope: &str, current: Value, created: Value) -> Result<Value, (i32, String)> {
+        let req = json!({"protocol": 1, "operation": op, "scope": scope, "current": current, "created": created,
+            "modules": [{"name": "m", "files": [
+                {"path": "AGENTS.md", "content": "Be kind.\r\n"},
+                {"path": "skills/a/SKILL.md", "content": "x"},
+                {"path": "skills/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true}],
+              "inventory": {"skills": [{"name": "a", "dir": "skills/a", "files": ["skills/a/SKILL.md", "skills/a/run.sh"]}],
+                "commands": [], "agents": [], "instructions": "AGENTS.md",
+                "mcpServers": [{"name": "s", "config": {"command": "x"}}]}}]});
+        crate::run_bytes(handle, &serde_json::to_vec(&req).unwrap()).map(|p| serde_json::from_slice(&p).unwrap())
+    }
+
+    fn intents(plan: &Value) -> Vec<(String, String)> {
+        plan["intents"].as_array().unwrap().iter()
+            .map(|i| (i["op"].as_str().unwrap().to_string(), i["path"].as_str().unwrap().to_string()))
+            .collect()
+    }
+
+    fn content(plan: &Value, path: &str) -> String {
+        plan["intents"].as_array().unwrap().iter().find(|i| i["path"] == path && i["op"] == "write")
+            .map(|i| i["content"].as_str().unwrap().to_string()).unwrap_or_else(|| panic!("no write of {}: {}", path, plan))
+    }
+
+    #[test]
+    fn install_copies_with_the_execute_bit_and_edits_shared_files() {
+        let plan = run("install", "project", json!([]), json!([])).unwrap();
+        let run_sh = plan["intents"].as_array().unwrap().iter().find(|i| i["path"] == "s/a/run.sh").unwrap();
+        assert_eq!(run_sh, &json!({"op": "write", "path": "s/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true}));
+        assert!(content(&plan, "I.md").contains("\nBe kind.\n<!-- lola:module:m:end -->"));
+        assert_eq!(content(&plan, "m.json"), "{\n  \"mcpServers\": {\n    \"s\": {\n      \"command\": \"x\"\n    }\n  }\n}\n");
+        // A scope with no place for a kind installs none of it.
+        let user = run("install", "user", json!([]), json!([])).unwrap();
+        assert_eq!(user["intents"], json!([]));
+    }
+
+    /// A shared file left with nothing of the user's is deleted only when
+    /// lola created it; one the user had is written back, however empty.
+    #[test]
+    fn an_emptied_shared_file_goes_only_when_lola_created_it() {
+        let installed = run("install", "project", json!([]), json!([])).unwrap();
+        let current = json!([{"path": "I.md", "content": content(&installed, "I.md")},
+                             {"path": "m.json", "content": content(&installed, "m.json")}]);
+        let mine = run("uninstall", "project", current.clone(), json!([])).unwrap();
+        assert_eq!(intents(&mine), vec![("delete".into(), "s/a".into()), ("write".into(), "I.md".into()), ("write".into(), "m.json".into())]);
+        assert_eq!(content(&mine, "I.md"), "");
+        let ours = run("uninstall", "project", current, json!(["I.md", "m.json"])).unwrap();
+        assert_eq!(intents(&ours), vec![("delete".into(), "s/a".into()), ("delete".into(), "I.md".into()), ("delete".into(), "m.json".into())]);
+    }
+
+    #[test]
+    fn a_users_text_survives_install_then_uninstall() {
+        let user = json!([{"path": "I.md", "content": "# Mine\n"}, {"path": "m.json", "content": "{\"a\": 1}\n"}]);
+        let installed = run("install", "project", user.clone(), json!([])).unwrap();
+        let current = json!([{"path": "I.md", "content": content(&installed, "I.md")},
+                             {"path": "m.json", "content": content(&installed, "m.json")}]);
+        let back = run("uninstall", "project", current, json!(["I.md", "m.json"])).unwrap();
+        assert_eq!(content(&back, "I.md"), "# Mine\n");
+        assert_eq!(content(&back, "m.json"), "{\"a\": 1}\n");
+    }
+
+    #[test]
+    fn a_broken_shared_file_is_refused_not_replaced() {
+        let broken = json!([{"path": "I.md", "content": "<!-- lola:instructions:start -->\n"}]);
+        let (code, why) = run("install", "project", broken, json!([])).unwrap_err();
+        assert_eq!(code, crate::status::HANDLER_ERROR);
+        assert!(why.starts_with("managed.invalid: t: I.md: "), "{}", why);
+    }
+}

@@ -385,6 +385,8 @@ mod tests {
             format!("{}x{}", INSTRUCTIONS_END, INSTRUCTIONS_START),
             format!("{}<!-- lola:module:x:start -->{}", INSTRUCTIONS_START, INSTRUCTIONS_END),
             format!("{}<!-- lola:module:x:end -->{}", INSTRUCTIONS_START, INSTRUCTIONS_END),
+            format!("{}<!-- lola:module:x:end -->\n<!-- lola:module:y:start -->b<!-- lola:module:y:end -->{}", INSTRUCTIONS_START, INSTRUCTIONS_END),
+            format!("{}<!-- lola:module:y:start -->a<!-- lola:module:y:end --><!-- lola:module:y:start -->b<!-- lola:module:y:end -->{}", INSTRUCTIONS_START, INSTRUCTIONS_END),
         ] {
             assert_eq!(set_block(&bad, "F", "m", "M").unwrap_err().rule, "managed.invalid", "{}", bad);
         }
