@@ -186,7 +186,6 @@ var builtinTargets = []string{"claude-code", "copilot-cli", "copilot-vscode", "c
 func BenchmarkCLIInstall10Files(b *testing.B) {
 	bin := benchLola(b)
 	work := b.TempDir()
-	home := filepath.Join(work, "home")
 	mod := filepath.Join(work, "m10")
 	files := map[string]string{}
 	for i := 1; i <= 4; i++ {
@@ -205,14 +204,22 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	lolaCmd(b, bin, home, "mod", "add", mod)
 	for _, target := range builtinTargets {
 		b.Run(target, func(b *testing.B) {
 			if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "builtin", target)); err != nil {
 				b.Skipf("bin/builtin/%s is not built: run make build", target)
 			}
-			warm := filepath.Join(work, "warm-"+target)
-			os.Mkdir(warm, 0o755)
+			// A $LOLA_HOME of its own per run: the installs of the targets
+			// measured before would otherwise lengthen its records.
+			home, err := os.MkdirTemp(work, "home-"+target)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lolaCmd(b, bin, home, "mod", "add", mod)
+			warm, err := os.MkdirTemp(work, "warm-"+target)
+			if err != nil {
+				b.Fatal(err)
+			}
 			lolaCmd(b, bin, home, "install", "m10", "-a", target, warm)
 			var took []time.Duration
 			var cpu time.Duration
