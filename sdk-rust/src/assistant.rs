@@ -27,14 +27,18 @@
 //!   (`request.invalid`, status 1) before any intent counts.
 //! * Installed files keep their bytes (unless the target rewrites them, as
 //!   today's Lola does) and their execute bit; copies go through
-//!   [`PlanBuilder::copy_file`], text through [`PlanBuilder::write`].
+//!   [`PlanBuilder::copy_file`], text through [`PlanBuilder::write`],
+//!   shared files through [`PlanBuilder::rewrite`].
 //! * Shared files are edited, never replaced: instructions through
 //!   [`managed::set_block`] (the user's text outside lola's section kept
 //!   byte for byte), MCP configs through [`jsonconfig::apply`] (the user's
 //!   members and formatting kept). A shared file is deleted only when lola
 //!   created it (`Request::created`) and nothing but lola's part was in it;
-//!   a file the user had is written back, however empty. A shared file
-//!   that cannot be edited safely is refused (`managed.invalid`, status 2).
+//!   a file the user had is written back, however empty. A rewrite of a
+//!   shared file is a compare-and-swap on the bytes the request carried
+//!   ([`PlanBuilder::rewrite`]: `if_content`, or `"absent"` for a file lola
+//!   creates). A shared file that cannot be edited safely is refused
+//!   (`managed.invalid`, status 2).
 //! * An uninstall deletes exactly what the same module's install writes.
 //!
 //! Non-guarantees: the target is stateless: an uninstall plans from the
@@ -170,12 +174,12 @@ impl Target {
         self.finish_mcp(p, &mcp, &changes)
     }
 
-    fn open_shared(&self, req: &Request, file: &'static str) -> Result<Shared, Error> {
+    fn open_shared<'a>(&self, req: &'a Request, file: &'static str) -> Result<Shared<'a>, Error> {
         let mut s = Shared {
             path: file,
             doc: String::new(),
             before: String::new(),
-            exists: false,
+            current: None,
             created: req.lola_created(file),
         };
         if file.is_empty() {
@@ -185,7 +189,7 @@ impl Target {
             let b = f.bytes().map_err(|e| self.wrap(Error::new(e.rule, format!("current {}: {}", file, e.detail))))?;
             s.doc = String::from_utf8_lossy(&b).into_owned();
             s.before = s.doc.clone();
-            s.exists = true;
+            s.current = Some(f);
         }
         Ok(s)
     }
@@ -228,12 +232,13 @@ impl Target {
             return Ok(());
         }
         let seed = self.mcp_seed.map(|f| f()).unwrap_or_else(jsonconfig::Value::object);
-        let (out, del) = jsonconfig::apply(&s.doc, s.exists, &seed, self.mcp_container, changes)
+        let exists = s.current.is_some();
+        let (out, del) = jsonconfig::apply(&s.doc, exists, &seed, self.mcp_container, changes)
             .map_err(|e| self.wrap(Error::new(e.rule, format!("{}: {}", s.path, e.detail))))?;
-        if del && s.exists && s.created {
+        if del && exists && s.created {
             p.delete(s.path)?;
-        } else if !(out == s.before || (!s.exists && out.is_empty())) {
-            p.write(s.path, &out)?;
+        } else if !(out == s.before || (!exists && out.is_empty())) {
+            p.rewrite(s.path, &out, s.current)?;
         }
         Ok(())
     }
@@ -467,26 +472,30 @@ impl<'a> Checked<'a> {
 }
 
 /// A file the host handed over in the request's current list.
-struct Shared {
+struct Shared<'a> {
     path: &'static str,
     doc: String,
     before: String,
-    exists: bool,
+    /// The request's current file (None: the file does not exist). A
+    /// rewrite is a compare-and-swap on its bytes ([`PlanBuilder::rewrite`],
+    /// `if_content`): an edit the user makes before the host applies the
+    /// plan refuses it (`conflict.changed`) instead of being overwritten.
+    current: Option<&'a File>,
     /// Whether lola created the file (`Request::created`): only then may it
     /// be deleted once lola's part of it is gone.
     created: bool,
 }
 
-impl Shared {
+impl<'a> Shared<'a> {
     fn finish_managed(&self, p: &mut PlanBuilder) -> Result<(), Error> {
         if self.path.is_empty() || self.doc == self.before {
             return Ok(());
         }
-        if self.doc.is_empty() && self.exists && self.created {
+        if self.doc.is_empty() && self.current.is_some() && self.created {
             // Only lola's section was there, in a file lola created.
             p.delete(self.path)?;
         } else {
-            p.write(self.path, &self.doc)?;
+            p.rewrite(self.path, &self.doc, self.current)?;
         }
         Ok(())
     }
@@ -534,6 +543,11 @@ mod tests {
             .map(|i| i["content"].as_str().unwrap().to_string()).unwrap_or_else(|| panic!("no write of {}: {}", path, plan))
     }
 
+    fn if_content(plan: &Value, path: &str) -> String {
+        plan["intents"].as_array().unwrap().iter().find(|i| i["path"] == path && i["op"] == "write")
+            .map(|i| i["if_content"].as_str().unwrap_or("").to_string()).unwrap()
+    }
+
     #[test]
     fn install_copies_with_the_execute_bit_and_edits_shared_files() {
         let plan = run("install", "project", json!([]), json!([])).unwrap();
@@ -541,6 +555,10 @@ mod tests {
         assert_eq!(run_sh, &json!({"op": "write", "path": "s/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true}));
         assert!(content(&plan, "I.md").contains("\nBe kind.\n<!-- lola:module:m:end -->"));
         assert_eq!(content(&plan, "m.json"), "{\n  \"mcpServers\": {\n    \"s\": {\n      \"command\": \"x\"\n    }\n  }\n}\n");
+        // Computed from no file: the writes apply only while there is none.
+        assert_eq!(if_content(&plan, "I.md"), "absent");
+        assert_eq!(if_content(&plan, "m.json"), "absent");
+        assert_eq!(if_content(&plan, "s/a/SKILL.md"), "", "a module file is no rewrite");
         // A scope with no place for a kind installs none of it.
         let user = run("install", "user", json!([]), json!([])).unwrap();
         assert_eq!(user["intents"], json!([]));
@@ -556,6 +574,9 @@ mod tests {
         let mine = run("uninstall", "project", current.clone(), json!([])).unwrap();
         assert_eq!(intents(&mine), vec![("delete".into(), "s/a".into()), ("write".into(), "I.md".into()), ("write".into(), "m.json".into())]);
         assert_eq!(content(&mine, "I.md"), "");
+        // Rewrites are compare-and-swaps on what the request carried.
+        assert_eq!(if_content(&mine, "I.md"), crate::sha256::if_content(Some(content(&installed, "I.md").as_bytes())));
+        assert_eq!(if_content(&mine, "m.json"), crate::sha256::if_content(Some(content(&installed, "m.json").as_bytes())));
         let ours = run("uninstall", "project", current, json!(["I.md", "m.json"])).unwrap();
         assert_eq!(intents(&ours), vec![("delete".into(), "s/a".into()), ("delete".into(), "I.md".into()), ("delete".into(), "m.json".into())]);
     }
