@@ -525,7 +525,7 @@ mod tests {
             "modules": [{"name": "m", "files": [
                 {"path": "AGENTS.md", "content": "Be kind.\r\n"},
                 {"path": "skills/a/SKILL.md", "content": "x"},
-                {"path": "skills/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true}],
+                {"path": "skills/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true, "mode": "0750"}],
               "inventory": {"skills": [{"name": "a", "dir": "skills/a", "files": ["skills/a/SKILL.md", "skills/a/run.sh"]}],
                 "commands": [], "agents": [], "instructions": "AGENTS.md",
                 "mcpServers": [{"name": "s", "config": {"command": "x"}}]}}]});
@@ -552,7 +552,8 @@ mod tests {
     fn install_copies_with_the_execute_bit_and_edits_shared_files() {
         let plan = run("install", "project", json!([]), json!([])).unwrap();
         let run_sh = plan["intents"].as_array().unwrap().iter().find(|i| i["path"] == "s/a/run.sh").unwrap();
-        assert_eq!(run_sh, &json!({"op": "write", "path": "s/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true}));
+        // Copied as it is: bytes, execute bit and the mode the host named.
+        assert_eq!(run_sh, &json!({"op": "write", "path": "s/a/run.sh", "content": "IyE=", "encoding": "base64", "executable": true, "mode": "0750"}));
         assert!(content(&plan, "I.md").contains("\nBe kind.\n<!-- lola:module:m:end -->"));
         assert_eq!(content(&plan, "m.json"), "{\n  \"mcpServers\": {\n    \"s\": {\n      \"command\": \"x\"\n    }\n  }\n}\n");
         // Computed from no file: the writes apply only while there is none.
