@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
-GO_MODULES := schema host sdk-go sdk-go/lolatest cmd conformance examples/claude-code examples/opencode examples/copilot-cli examples/copilot-vscode examples/openclaw
+GO_MODULES := schema host sdk-go sdk-go/lolatest cmd conformance examples/go-claude-code examples/go-opencode examples/go-copilot-cli examples/go-copilot-vscode examples/go-openclaw
 # Windows and macOS once each, on their most common architecture (no file of
 # ours is specific to an architecture there, so a second one checks nothing
 # more and costs minutes of make test), and Linux on arm64, whose seccomp
@@ -42,10 +42,10 @@ build: setup
 test: setup lint vet unit rust interop cross fuzz
 	@echo "make test: all checks passed"
 
-## rust: the Rust SDK's and the Rust example's own tests (Debian's toolchain,
+## rust: the Rust SDK's and the Rust examples' own tests (Debian's toolchain,
 ## the one that builds their tier 1), including the host-vector agreement test.
 rust:
-	@for d in sdk-rust examples/cursor; do echo "== cargo test $$d"; \
+	@for d in sdk-rust examples/cursor examples/claude-code examples/opencode examples/copilot-cli examples/copilot-vscode examples/openclaw; do echo "== cargo test $$d"; \
 	  (cd $$d && RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc /usr/bin/cargo test -q --locked --lib --tests) || exit 1; done
 
 ## interop: the Go SDK's extism build under Extism's own host (its own

@@ -146,11 +146,16 @@ var fixtures = []project{
 // examples are the real extensions in examples/, each with golden
 // testdata/<name>.request.json and <name>.plan.json.
 var examples = []project{
-	{lang: "go", dir: "examples/claude-code", target: "."},
-	{lang: "go", dir: "examples/opencode", target: "."},
-	{lang: "go", dir: "examples/copilot-cli", target: "."},
-	{lang: "go", dir: "examples/copilot-vscode", target: "."},
-	{lang: "go", dir: "examples/openclaw", target: "."},
+	{lang: "go", dir: "examples/go-claude-code", target: "."},
+	{lang: "go", dir: "examples/go-opencode", target: "."},
+	{lang: "go", dir: "examples/go-copilot-cli", target: "."},
+	{lang: "go", dir: "examples/go-copilot-vscode", target: "."},
+	{lang: "go", dir: "examples/go-openclaw", target: "."},
+	{lang: "rust", dir: "examples/claude-code", target: "lola-claude-code", wasmStem: "lola_claude_code", binName: "claude-code"},
+	{lang: "rust", dir: "examples/opencode", target: "lola-opencode", wasmStem: "lola_opencode", binName: "opencode"},
+	{lang: "rust", dir: "examples/copilot-cli", target: "lola-copilot-cli", wasmStem: "lola_copilot_cli", binName: "copilot-cli"},
+	{lang: "rust", dir: "examples/copilot-vscode", target: "lola-copilot-vscode", wasmStem: "lola_copilot_vscode", binName: "copilot-vscode"},
+	{lang: "rust", dir: "examples/openclaw", target: "lola-openclaw", wasmStem: "lola_openclaw", binName: "openclaw"},
 	{lang: "rust", dir: "examples/cursor", target: "lola-cursor", wasmStem: "lola_cursor", binName: "cursor"},
 	{lang: "assemblyscript", dir: "examples/gemini-cli", target: "assembly/gemini.ts"},
 }

@@ -38,6 +38,13 @@ type upstreamStep struct {
 var managedPaths = map[string][]string{
 	"cursor":     {".cursor/mcp.json"},
 	"gemini-cli": {"GEMINI.md", ".gemini/settings.json"},
+	// The built-ins on sdk-rust's assistant module, in the order their
+	// golden requests were recorded (examples/go-<name>/golden_test.go).
+	"claude-code":    {"CLAUDE.md", ".claude/CLAUDE.md", ".mcp.json"},
+	"copilot-cli":    {".github/copilot-instructions.md", ".copilot/copilot-instructions.md", ".vscode/mcp.json", ".copilot/mcp-config.json"},
+	"copilot-vscode": {".github/copilot-instructions.md", ".copilot/copilot-instructions.md", ".vscode/mcp.json"},
+	"openclaw":       {},
+	"opencode":       {"AGENTS.md", ".config/opencode/AGENTS.md", "opencode.json", ".config/opencode/opencode.json"},
 }
 
 // TestTargetsProduceUpstreamTrees runs the Rust cursor and AssemblyScript
@@ -93,7 +100,9 @@ func TestTargetsProduceUpstreamTrees(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					if got, err := os.ReadFile(req); err != nil || !bytes.Equal(got, want) {
+					// Compared compact: the Go built-ins' recorded requests
+					// (sdk-go's assistanttest) are json.Marshal's layout.
+					if got, err := os.ReadFile(req); err != nil || !bytes.Equal(compact(t, got), compact(t, want)) {
 						t.Fatalf("%s is not the request the host sends for this step (LOLA_BLESS=1 rewrites it): %v", req, err)
 					}
 					validateRequestSchema(t, req)
@@ -175,6 +184,16 @@ func validateRequestSchema(t *testing.T, path string) {
 	if err := sch.Validate(v); err != nil {
 		t.Fatalf("%s does not validate against request.schema.json: %v", path, err)
 	}
+}
+
+// compact is b without insignificant whitespace.
+func compact(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	return out.Bytes()
 }
 
 func mustJSON(t *testing.T, v any) []byte {

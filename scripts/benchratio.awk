@@ -47,8 +47,11 @@ END {
 	pratio("  same, kernel CPU only (ext4 inode allocation; noisy)", "BenchmarkCLIApply10kFiles", "lola-sys-ms", "floor-sys-ms")
 	show("audit fsyncs per applied plan, 1 intent (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1", "audit-fsyncs/plan")
 	show("audit fsyncs per applied plan, 1000 intents (<= 3 + hops)", "BenchmarkApplyAuditSyncs/intents=1000", "audit-fsyncs/plan")
-	show("lola install 10 files, claude-code, warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files", "median-ms")
-	show("  same, CPU time (user+sys, lola and its shim) per install", "BenchmarkCLIInstall10Files", "cpu-ms/op")
+	nt = split("claude-code copilot-cli copilot-vscode cursor gemini-cli openclaw opencode", bt, " ")
+	for (x = 1; x <= nt; x++) {
+		show("lola install 10 files, " bt[x] ", warm (py ~600ms; aim 60)", "BenchmarkCLIInstall10Files/" bt[x], "median-ms")
+		show("  same, CPU time (user+sys, lola and its shim) per install", "BenchmarkCLIInstall10Files/" bt[x], "cpu-ms/op")
+	}
 	show("  same, bare lola process (--help), CPU time per run", "BenchmarkCLIInstallFloor/help", "cpu-ms/op")
 	show("  same, the shim alone (claude-code module, cache warm), CPU", "BenchmarkCLIInstallFloor/shim", "cpu-ms/op")
 	ratio("tier 1: cold compile vs cache hit, to first plan byte", "BenchmarkFirstPlanByte/cold", "BenchmarkFirstPlanByte/cache-hit")
@@ -77,8 +80,8 @@ END {
 	pratio("warm ext run, AssemblyScript target: tier 1 vs tier 2 (<= 1.5x)", t "as-gemini-cli", "tier1-wall-ms", "tier2-wall-ms")
 	# Where a warm Go tier-1 run's wall time goes (the shim's own phases).
 	n = split("process-start+exit read+hash prescan cache-lookup confine instantiate lola_run", ph, " ")
-	split("go-claude-code rust-cursor as-gemini-cli", tg, " ")
-	for (x = 1; x <= 3; x++) {
+	nb = split("go-claude-code rust-claude-code rust-cursor as-gemini-cli", tg, " ")
+	for (x = 1; x <= nb; x++) {
 		w = "BenchmarkWarmTier1Breakdown/" tg[x]
 		label = "warm tier-1 shim run, " tg[x] ", ms per phase"
 		if ((w " ms/cache-lookup") in metric) {

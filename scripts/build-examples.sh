@@ -9,15 +9,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lola=$1
+# The Go SDK's targets: the same mappings as the Rust built-ins, kept as
+# examples (built and tested, not built-ins) so the Go SDK stays first-class.
 for name in claude-code opencode copilot-cli copilot-vscode openclaw; do
-	echo "== examples/$name (go)"
-	"$lola" ext build --tier both "examples/$name"
+	echo "== examples/go-$name (go)"
+	"$lola" ext build --tier both "examples/go-$name"
 done
-echo "== examples/cursor (rust)"
-(cd examples/cursor &&
-	RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib &&
-	cargo build -q --release --locked &&
-	mkdir -p dist && cp target/wasm32-wasi/release/lola_cursor.wasm dist/cursor.wasm && cp target/release/cursor dist/cursor)
+# The Rust targets share one target directory (the same sdk-rust and serde
+# built once, not once per target).
+export CARGO_TARGET_DIR=$PWD/examples/target
+for name in cursor claude-code opencode copilot-cli copilot-vscode openclaw; do
+	echo "== examples/$name (rust)"
+	(cd "examples/$name" &&
+		RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib &&
+		cargo build -q --release --locked &&
+		mkdir -p dist &&
+		cp "$CARGO_TARGET_DIR/wasm32-wasi/release/lola_${name//-/_}.wasm" "dist/$name.wasm" &&
+		cp "$CARGO_TARGET_DIR/release/$name" "dist/$name")
+done
 echo "== examples/gemini-cli (assemblyscript)"
 (cd examples/gemini-cli && ../../sdk-assemblyscript/build.sh assembly/gemini.ts dist gemini-cli)
 ls -l examples/*/dist/ | grep -v '^total'

@@ -23,7 +23,13 @@ import (
 // benchLola is bin/lola, or a skip telling how to build it.
 func benchLola(b *testing.B) string {
 	b.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "bin", "lola"))
+	rel := filepath.Join("..", "..", "bin", "lola")
+	if o := os.Getenv("LOLA_BENCH_LOLA"); o != "" {
+		// Another build's lola (its builtin/ beside it), to compare two
+		// sets of built-in targets on the same machine.
+		rel = o
+	}
+	p, err := filepath.Abs(rel)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -169,17 +175,17 @@ func reportSide(b *testing.B, name string, wall []time.Duration, cpu []cpuSplit)
 	b.ReportMetric(benchtest.MedianMS(sys), name+"-sys-ms")
 }
 
+// builtinTargets are the built-in assistant targets (bin/builtin/).
+var builtinTargets = []string{"claude-code", "copilot-cli", "copilot-vscode", "cursor", "gemini-cli", "openclaw", "opencode"}
+
 // BenchmarkCLIInstall10Files: `lola install` of a 10-file module (4
-// skills, 3 commands, 3 agents) for claude-code into a fresh project, warm
-// (the module is added and the target's compiled code is cached by one
-// install before timing). Reports the median wall time as median-ms.
+// skills, 3 commands, 3 agents) for each built-in target into a fresh
+// project, warm (the module is added and the target's compiled code is
+// cached by one install before timing). Reports the median wall time as
+// median-ms, per target.
 func BenchmarkCLIInstall10Files(b *testing.B) {
 	bin := benchLola(b)
-	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "builtin", "claude-code")); err != nil {
-		b.Skip("bin/builtin/claude-code is not built: run make build")
-	}
 	work := b.TempDir()
-	home := filepath.Join(work, "home")
 	mod := filepath.Join(work, "m10")
 	files := map[string]string{}
 	for i := 1; i <= 4; i++ {
@@ -198,28 +204,44 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	lolaCmd(b, bin, home, "mod", "add", mod)
-	warm := filepath.Join(work, "warm")
-	os.Mkdir(warm, 0o755)
-	lolaCmd(b, bin, home, "install", "m10", "-a", "claude-code", warm)
-
-	var took []time.Duration
-	var cpu time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		proj := filepath.Join(work, fmt.Sprintf("p%d", i))
-		if err := os.Mkdir(proj, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		start := time.Now()
-		cpu += lolaCmd(b, bin, home, "install", "m10", "-a", "claude-code", proj)
-		took = append(took, time.Since(start))
+	for _, target := range builtinTargets {
+		b.Run(target, func(b *testing.B) {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "builtin", target)); err != nil {
+				b.Skipf("bin/builtin/%s is not built: run make build", target)
+			}
+			// A $LOLA_HOME of its own per run: the installs of the targets
+			// measured before would otherwise lengthen its records.
+			home, err := os.MkdirTemp(work, "home-"+target)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lolaCmd(b, bin, home, "mod", "add", mod)
+			warm, err := os.MkdirTemp(work, "warm-"+target)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lolaCmd(b, bin, home, "install", "m10", "-a", target, warm)
+			var took []time.Duration
+			var cpu time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				// b.Run calls this function again with a larger b.N: a
+				// fresh directory each time, never one of an earlier run.
+				proj, err := os.MkdirTemp(work, target+"-p")
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				cpu += lolaCmd(b, bin, home, "install", "m10", "-a", target, proj)
+				took = append(took, time.Since(start))
+			}
+			b.StopTimer()
+			b.ReportMetric(benchtest.MedianMS(took), "median-ms")
+			reportCPU(b, cpu) // wait4 reports the child with its reaped descendants: the tier-1 shim counts
+		})
 	}
-	b.StopTimer()
-	b.ReportMetric(benchtest.MedianMS(took), "median-ms")
-	reportCPU(b, cpu) // wait4 reports the child with its reaped descendants: the tier-1 shim counts
 }
 
 // BenchmarkCLIInstallFloor is what a warm tier-1 install cannot cost less

@@ -65,7 +65,7 @@ func buildClaudeCode(t testing.TB, tier string) string {
 	if p, ok := builds.paths[tier]; ok {
 		return p
 	}
-	src, err := filepath.Abs("../../examples/claude-code")
+	src, err := filepath.Abs("../../examples/go-claude-code")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func buildClaudeCode(t testing.TB, tier string) string {
 		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	}
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build examples/claude-code (%s): %v\n%s", tier, err, b)
+		t.Fatalf("build examples/go-claude-code (%s): %v\n%s", tier, err, b)
 	}
 	if builds.paths == nil {
 		builds.paths = map[string]string{}

@@ -38,7 +38,8 @@ func repoFile(b *testing.B, rel string) string {
 // time, process start and exit.
 func BenchmarkWarmTier1Breakdown(b *testing.B) {
 	for _, t := range []struct{ name, wasm string }{
-		{"go-claude-code", "examples/claude-code/dist/claude-code.wasm"},
+		{"go-claude-code", "examples/go-claude-code/dist/claude-code.wasm"},
+		{"rust-claude-code", "examples/claude-code/dist/claude-code.wasm"},
 		{"rust-cursor", "examples/cursor/dist/cursor.wasm"},
 		{"as-gemini-cli", "examples/gemini-cli/dist/gemini-cli.wasm"},
 	} {
@@ -140,7 +141,7 @@ func BenchmarkTier1Target(b *testing.B) {
 			extRun(b, artifact, native)
 		}
 	}
-	goMod := repoFile(b, "examples/claude-code/dist/claude-code.wasm")
+	goMod := repoFile(b, "examples/go-claude-code/dist/claude-code.wasm")
 	b.Run("go-claude-code/ext-run", func(b *testing.B) { warm(b, goMod, false) })
 	b.Run("go-claude-code/floor", func(b *testing.B) {
 		wasm, err := os.ReadFile(goMod)

@@ -23,6 +23,11 @@
 //     file the user had is written back, however empty.
 //   - An uninstall deletes exactly what the same module's install writes.
 //
+// sdk-rust's assistant module is this package in Rust (the built-in
+// targets are written on it); examples/go-<name> and examples/<name> are the
+// same targets on the two SDKs, held to one set of goldens, so a change to
+// the plans here must be made there too.
+//
 // Non-guarantees: the target is stateless: an uninstall plans from the
 // module as the store holds it now, so a file an older version of the
 // module installed and the current one no longer has is not removed.

@@ -27,7 +27,15 @@
 //! fn main() { my_extension::main() }
 //! ```
 //!
-//! Helpers a target needs, so that a target is only its assistant's mapping:
+//! An assistant target is usually only a [`assistant::Target`] value: the
+//! declarative mapping (where skills, commands, agents, instructions and MCP
+//! servers go per scope, and how a file is rewritten), planned by the
+//! [`assistant`] module exactly as sdk-go's `assistant` plans it, with
+//! [`jsonconfig`] (sdk-go's byte-keeping JSON config edits) and
+//! [`managed::set_block`] (sdk-go's managed section). [`testing`] holds the
+//! golden, replay and hostile-request tests for an example's `tests/`.
+//!
+//! Lower-level helpers, for a target that maps a module its own way:
 //! [`inventory::of`] (a module's parts from the request's inventory, checked
 //! strictly), [`frontmatter`] (read as upstream Lola reads it, written as
 //! PyYAML writes it), [`managed`] (marker-delimited blocks and upstream's
@@ -54,9 +62,11 @@ mod types;
 pub mod diag;
 pub use diag::{log, Level};
 
+pub mod assistant;
 pub mod frontmatter;
 pub mod inventory;
 pub mod json;
+pub mod jsonconfig;
 pub mod managed;
 pub mod mcp;
 pub mod yaml;
@@ -65,6 +75,8 @@ pub mod yaml;
 pub mod abi;
 #[doc(hidden)]
 pub mod native;
+
+pub mod testing;
 
 pub use builder::{check_path, PlanBuilder};
 pub use types::{

@@ -1,4 +1,4 @@
-module github.com/lola-pm/lola/examples/copilot-vscode
+module github.com/lola-pm/lola/examples/go-copilot-vscode
 
 go 1.26.0
 
@@ -46,8 +46,8 @@ replace (
 )
 
 require (
-	github.com/lola-pm/lola/examples/copilot-cli v0.0.0
+	github.com/lola-pm/lola/examples/go-copilot-cli v0.0.0
 	github.com/lola-pm/lola/sdk-go/lolatest v0.0.0
 )
 
-replace github.com/lola-pm/lola/examples/copilot-cli => ../copilot-cli
+replace github.com/lola-pm/lola/examples/go-copilot-cli => ../go-copilot-cli

@@ -1,4 +1,4 @@
-module github.com/lola-pm/lola/examples/copilot-cli
+module github.com/lola-pm/lola/examples/go-copilot-cli
 
 go 1.26.0
 

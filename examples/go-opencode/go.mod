@@ -1,4 +1,4 @@
-module github.com/lola-pm/lola/examples/opencode
+module github.com/lola-pm/lola/examples/go-opencode
 
 go 1.26.0
 

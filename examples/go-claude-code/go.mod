@@ -1,4 +1,4 @@
-module github.com/lola-pm/lola/examples/openclaw
+module github.com/lola-pm/lola/examples/go-claude-code
 
 go 1.26.0
 

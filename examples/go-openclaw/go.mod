@@ -1,4 +1,4 @@
-module github.com/lola-pm/lola/examples/claude-code
+module github.com/lola-pm/lola/examples/go-openclaw
 
 go 1.26.0
 

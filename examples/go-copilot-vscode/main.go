@@ -7,7 +7,7 @@
 package main
 
 import (
-	"github.com/lola-pm/lola/examples/copilot-cli/copilot"
+	"github.com/lola-pm/lola/examples/go-copilot-cli/copilot"
 	lola "github.com/lola-pm/lola/sdk-go"
 	"github.com/lola-pm/lola/sdk-go/assistant"
 	"github.com/lola-pm/lola/sdk-go/jsonconfig"

@@ -1,0 +1,3 @@
+fn main() {
+    lola_claude_code::main()
+}

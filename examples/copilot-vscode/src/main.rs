@@ -1,0 +1,3 @@
+fn main() {
+    lola_copilot_vscode::main()
+}

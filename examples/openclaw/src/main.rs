@@ -1,0 +1,3 @@
+fn main() {
+    lola_openclaw::main()
+}
