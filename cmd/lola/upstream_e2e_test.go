@@ -86,7 +86,9 @@ func TestEndToEndEqualsUpstream(t *testing.T) {
 					}
 				}
 				for _, m := range []string{"kit", "solo", "second", "edge"} {
-					run("mod", "add", filepath.Join(fixtures, "modules", m))
+					// Named as today's Lola recorded them: kit keeps its content in
+					// module/, which names a module "module" without --name.
+					run("mod", "add", filepath.Join(fixtures, "modules", m), "--name", m)
 				}
 				for _, st := range steps[1:] {
 					op, name, _ := strings.Cut(st.Step, " ")

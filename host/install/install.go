@@ -887,7 +887,7 @@ func (j *job) runTargetAndApply(ctx context.Context, log *audit.Log) error {
 	j.rep.Result = &res
 	j.applied = p
 	if res.Outcome == pipeline.OutcomeCommitted || res.Outcome == pipeline.OutcomeDryRun {
-		j.written = writtenFiles(res.Changes, p, j.managed, j.owned)
+		j.written = writtenFiles(res.Changes, p, j.managed, j.owned, j.prev != nil && j.prev.Files.IsZero())
 	}
 	if res.Outcome == pipeline.OutcomeCommitted {
 		j.settleManaged(res.Changes)

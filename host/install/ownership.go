@@ -375,7 +375,11 @@ func hashHex(b []byte) string {
 // what the target renders: it is recorded only when lola already owned
 // exactly that content (prior), so a reinstall keeps what it had and a
 // user's identical file stays the user's, and uninstall never deletes it.
-func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool, prior owned) map[string]string {
+// legacy is a reinstall over today's Lola's record of this install (no
+// "files"): its files are what the target writes, so a write equal to the
+// file there is taken as lola's, as the uninstall of such a record judges
+// (legacyOwnership); with a record of lola's own, only prior proves.
+func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool, prior owned, legacy bool) map[string]string {
 	out := map[string]string{}
 	for _, c := range changes {
 		if c.Op != schema.OpWrite || managed[c.Path] {
@@ -390,7 +394,7 @@ func writtenFiles(changes []apply.Change, p *plan.Plan, managed map[string]bool,
 		case apply.ChangeAdded, apply.ChangeReplaced:
 			out[c.Path] = sum
 		case apply.ChangeNoop:
-			if prior.has(c.Path, sum) {
+			if legacy || prior.has(c.Path, sum) {
 				out[c.Path] = sum
 			}
 		}

@@ -540,3 +540,38 @@ func TestNoOpWriteOverTheUsersIdenticalFileStaysTheUsers(t *testing.T) {
 		}
 	}
 }
+
+// A reinstall (lola update) over today's Lola's record (no "files") makes
+// lola's what today's Lola wrote: a write equal to the file there is a
+// no-op, and the previous record is the proof that lola wrote it, as the
+// uninstall of such a record judges (legacyOwnership). Without that, the
+// update recorded nothing and the uninstall after it left every file.
+func TestUpdateOverALegacyRecordKeepsItsFilesLolas(t *testing.T) {
+	e := newEnv(t)
+	e.addModule(t, "sample", plainModule())
+	e.addClaudeCode(t, "tier2")
+	o := e.options("sample", "claude-code")
+	first := mustInstall(t, o)
+	if err := UpdateRegistry(e.home, func(reg *Registry) error {
+		r := reg.All()[0]
+		r.Files = nil
+		reg.Put(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep := mustInstall(t, o)
+	for p, sum := range first.Record.Files {
+		if rep.Record.Files[p] != sum {
+			t.Errorf("%s: recorded %q after the update, want %q (today's Lola wrote it)", p, rep.Record.Files[p], sum)
+		}
+	}
+	if _, err := Uninstall(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	for p := range first.Record.Files {
+		if _, err := os.Lstat(filepath.Join(e.project, filepath.FromSlash(p))); err == nil {
+			t.Errorf("%s left by the uninstall after the update", p)
+		}
+	}
+}
