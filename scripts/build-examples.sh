@@ -8,6 +8,9 @@
 # cmd/lola/builtin.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Source paths a build embeds (Rust panic locations) are spelled from
+# /lola, so an embedded built-in is the same bytes in any checkout.
+root=$(pwd)
 lola=$1
 for name in claude-code opencode copilot-cli copilot-vscode openclaw; do
 	echo "== examples/$name (go)"
@@ -15,19 +18,26 @@ for name in claude-code opencode copilot-cli copilot-vscode openclaw; do
 done
 echo "== examples/cursor (rust)"
 (cd examples/cursor &&
-	RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib &&
+	RUSTFLAGS="--remap-path-prefix=$root=/lola" RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib &&
 	cargo build -q --release --locked &&
 	mkdir -p dist && cp target/wasm32-wasi/release/lola_cursor.wasm dist/cursor.wasm && cp target/release/cursor dist/cursor)
 echo "== examples/gemini-cli (assemblyscript)"
 (cd examples/gemini-cli && ../../sdk-assemblyscript/build.sh assembly/gemini.ts dist gemini-cli)
 ls -l examples/*/dist/ | grep -v '^total'
 
-# The built-ins: staged beside builtin/ (a dot name lola ignores), then
+# The built-ins lola embeds (cmd/lola/builtins/, rebuilt into lola by
+# make build) and those still installed beside it in builtin/ (their Go
+# tier-1 modules are megabytes each: too large to carry in the source).
+embedded="cursor gemini-cli"
+besides="claude-code copilot-cli copilot-vscode openclaw opencode"
+./scripts/embed-builtins.sh $embedded
+
+# The others: staged beside builtin/ (a dot name lola ignores), then
 # swapped in, so a failed copy never leaves a half-installed set.
 bin=$(dirname "$lola")
 stage="$bin/.builtin.new"
 rm -rf "$stage"
-for name in claude-code copilot-cli copilot-vscode cursor gemini-cli openclaw opencode; do
+for name in $besides; do
 	src=examples/$name
 	tier1=$(sed -n 's/^  tier1: *//p' "$src/lola-extension.yaml")
 	if [ -z "$tier1" ] || [ ! -f "$src/$tier1" ]; then
@@ -39,8 +49,5 @@ for name in claude-code copilot-cli copilot-vscode cursor gemini-cli openclaw op
 	cp "$src/$tier1" "$stage/$name/$tier1"
 done
 rm -rf "$bin/builtin"
+mkdir -p "$stage"
 mv "$stage" "$bin/builtin"
-echo "== built-ins installed in $bin/builtin/ (lola ext ls, empty LOLA_HOME)"
-home=$(mktemp -d)
-LOLA_HOME=$home "$lola" ext ls
-rm -rf "$home"
