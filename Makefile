@@ -12,7 +12,7 @@ CROSS := windows/amd64 darwin/arm64 linux/arm64
 FUZZTIME ?= 50000x
 BIN := bin
 
-.PHONY: all setup build test unit embedded vet rust interop cross fuzz bench demo lint clean
+.PHONY: all setup build dist distcheck test unit embedded vet rust interop cross fuzz bench demo lint clean
 
 all: build
 
@@ -40,8 +40,20 @@ build: setup
 	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola ./lola
 	@./scripts/ship-sdks.sh $(BIN)
 
+## dist: release archives for linux/amd64, linux/arm64, darwin/arm64 and
+## windows/amd64 in dist/, with SHA256SUMS and a CycloneDX SBOM of each
+## binary inside each archive (scripts/dist.sh; VERSION=x.y.z to stamp one).
+dist: build
+	@./scripts/dist.sh dist
+
+## distcheck: make dist into a scratch directory, then the linux/amd64
+## archive unpacked alone into an empty directory installs a module with
+## every built-in in a fresh HOME (scripts/distcheck.sh).
+distcheck: build
+	@./scripts/distcheck.sh
+
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
-test: setup lint vet unit embedded rust interop cross fuzz
+test: setup lint vet unit embedded rust interop cross distcheck fuzz
 	@echo "make test: all checks passed"
 
 ## rust: the Rust SDK's and the Rust example's own tests (Debian's toolchain,

@@ -181,6 +181,14 @@ func TestLolaAloneInstallsWithItsEmbeddedBuiltins(t *testing.T) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
+	installWithEveryEmbeddedBuiltin(t, exe, base)
+}
+
+// installWithEveryEmbeddedBuiltin runs exe in a fresh home under base:
+// every built-in this test binary embeds is listed as builtin/tier1, and
+// installs a one-skill module.
+func installWithEveryEmbeddedBuiltin(t *testing.T, exe, base string) {
+	t.Helper()
 	home := filepath.Join(base, "home")
 	env := []string{"HOME=" + home, "LOLA_HOME=" + filepath.Join(home, ".lola"), "PATH=/usr/bin:/bin"}
 	lola := func(args ...string) string {
@@ -238,4 +246,41 @@ func TestLolaAloneInstallsWithItsEmbeddedBuiltins(t *testing.T) {
 			t.Errorf("%s: the install wrote no tidy skill", name)
 		}
 	}
+}
+
+// `go install` of cmd/lola, outside the workspace, from a clean GOPATH and
+// module cache, with the module proxy replaced by the machine's module
+// cache (no network; make setup put cmd's own versions there), gives a
+// lola that works alone: its built-ins are embedded, the shim is lola
+// re-executing itself.
+func TestGoInstallGivesAWorkingLola(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("the installed binary is run as a POSIX executable")
+	}
+	goExe, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go on PATH")
+	}
+	modCache, err := exec.Command(goExe, "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	gopath := filepath.Join(base, "gopath")
+	cmd := exec.Command(goExe, "install", "-trimpath", "./lola")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOPATH="+gopath, "GOMODCACHE="+filepath.Join(gopath, "mod"),
+		"GOBIN="+filepath.Join(base, "bin"), "GOFLAGS=-mod=mod", "GOSUMDB=off", "CGO_ENABLED=0",
+		"GOPROXY=file://"+filepath.Join(strings.TrimSpace(string(modCache)), "cache", "download"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go install ./lola: %v\n%s", err, out)
+	}
+	// The module cache's files are read-only; let TempDir remove them.
+	t.Cleanup(func() {
+		c := exec.Command(goExe, "clean", "-modcache")
+		c.Env = append(os.Environ(), "GOPATH="+gopath, "GOMODCACHE="+filepath.Join(gopath, "mod"))
+		c.Run()
+	})
+	installWithEveryEmbeddedBuiltin(t, filepath.Join(base, "bin", "lola"), base)
 }
