@@ -12,7 +12,7 @@ CROSS := windows/amd64 darwin/arm64 linux/arm64
 FUZZTIME ?= 50000x
 BIN := bin
 
-.PHONY: all setup build test unit vet rust interop cross fuzz bench demo lint clean
+.PHONY: all setup build dist distcheck test unit embedded vet rust interop cross fuzz bench demo lint clean
 
 all: build
 
@@ -36,10 +36,24 @@ build: setup
 	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola-shim ./lola-shim
 	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola-sigstore ./lola-sigstore
 	@./scripts/build-examples.sh $(BIN)/lola
+	@# Again, with the built-ins just built embedded (a no-op link when unchanged).
+	cd cmd && CGO_ENABLED=0 $(GO) build -trimpath -o ../$(BIN)/lola ./lola
 	@./scripts/ship-sdks.sh $(BIN)
 
+## dist: release archives for linux/amd64, linux/arm64, darwin/arm64 and
+## windows/amd64 in dist/, with SHA256SUMS and a CycloneDX SBOM of each
+## binary inside each archive (scripts/dist.sh; VERSION=x.y.z to stamp one).
+dist: build
+	@./scripts/dist.sh dist
+
+## distcheck: make dist into a scratch directory, then the linux/amd64
+## archive unpacked alone into an empty directory installs a module with
+## every built-in in a fresh HOME (scripts/distcheck.sh).
+distcheck: build
+	@./scripts/distcheck.sh
+
 ## test: vet, unit and integration tests, cross-compilation, a short fuzz run.
-test: setup lint vet unit rust interop cross fuzz
+test: setup lint vet unit embedded rust interop cross distcheck fuzz
 	@echo "make test: all checks passed"
 
 ## rust: the Rust SDK's and the Rust examples' own tests (Debian's toolchain,
@@ -53,6 +67,17 @@ rust:
 interop:
 	@echo "== go test interop/extism"
 	cd interop/extism && GOWORK=off $(GO) test -count=1 ./...
+
+## embedded: the built-ins embedded in lola (cmd/lola/builtins/) are what
+## this build produced from source: make build regenerates them, and a
+## committed copy that differs (or a file left out of git) fails here.
+embedded: build
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  if [ -n "$$(git status --porcelain -- cmd/lola/builtins)" ]; then \
+	    echo "embedded: cmd/lola/builtins/ differs from what make build produced from source; commit the rebuilt copy:" >&2; \
+	    git status --short -- cmd/lola/builtins >&2; exit 1; fi; \
+	  echo "embedded: cmd/lola/builtins/ is reproduced from source"; \
+	else echo "embedded: not a git checkout; the reproduction check needs one"; fi
 
 vet:
 	@for m in $(GO_MODULES); do echo "== go vet $$m"; (cd $$m && $(GO) vet ./...); done

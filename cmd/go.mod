@@ -25,9 +25,10 @@ require (
 	github.com/kevinburke/ssh_config v1.2.0 // indirect
 	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
+	github.com/secure-systems-lab/go-securesystemslib v0.9.1 // indirect
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	github.com/skeema/knownhosts v1.3.1 // indirect
-	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/tetratelabs/wazero v1.12.0 // indirect
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect

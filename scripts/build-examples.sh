@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Builds every example extension for both tiers into its dist/ directory:
 # Go through `lola ext build`, Rust with Debian's rustc (wasm32-wasi) and
-# rustup's cargo (native), AssemblyScript with asc and wasm2c. Then installs
-# the built-in assistant targets beside the lola binary: for each, its
-# manifest and its tier-1 artifact only (built-ins run confined) into
-# <dir of lola>/builtin/<name>/, where lola registers them at startup (see
-# cmd/lola/builtin.go).
+# rustup's cargo (native), AssemblyScript with asc and wasm2c. Then copies
+# the built-in assistant targets, each its manifest and its tier-1 artifact
+# only (built-ins run confined), into cmd/lola/builtins/, which lola embeds
+# (scripts/embed-builtins.sh; make build then links lola again).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lola=$1
@@ -15,41 +14,45 @@ for name in claude-code opencode copilot-cli copilot-vscode openclaw; do
 	echo "== examples/go-$name (go)"
 	"$lola" ext build --tier both "examples/go-$name"
 done
-# The Rust targets share one target directory (the same sdk-rust and serde
-# built once, not once per target).
+
+rust="cursor claude-code opencode copilot-cli copilot-vscode openclaw"
+# Rust tier 1 (the modules lola embeds) is built from a copy of the sources
+# in one fixed directory: cargo hashes a path dependency's absolute path
+# into symbol names, a stripped module's layout follows them, and the
+# embedded bytes must be what a build from any checkout gives. One such
+# build at a time per machine (flock); registry crates stay built in its
+# target directory, and the copied sources are touched, so ours are always
+# rebuilt from this checkout. Source paths in panic messages read /lola.
+fixed=/tmp/lola-rust-builtins
+exec 9>"$fixed.lock"
+flock 9
+rm -rf "$fixed/src"
+mkdir -p "$fixed/src"
+tar --exclude=target --exclude=dist -cf - sdk-rust $(for n in $rust; do echo "examples/$n"; done) | tar -C "$fixed/src" -xf -
+find "$fixed/src" -type f -exec touch {} +
+for name in $rust; do
+	echo "== examples/$name (rust, tier 1)"
+	(cd "$fixed/src/examples/$name" &&
+		CARGO_TARGET_DIR=$fixed/target RUSTFLAGS="--remap-path-prefix=$fixed/src=/lola" \
+			RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib)
+	mkdir -p "examples/$name/dist"
+	cp "$fixed/target/wasm32-wasi/release/lola_${name//-/_}.wasm" "examples/$name/dist/$name.wasm"
+done
+exec 9>&-
+# Rust tier 2 in place: native builds are never embedded. The targets share
+# one target directory (the same sdk-rust and serde built once).
 export CARGO_TARGET_DIR=$PWD/examples/target
-for name in cursor claude-code opencode copilot-cli copilot-vscode openclaw; do
-	echo "== examples/$name (rust)"
-	(cd "examples/$name" &&
-		RUSTC=/usr/bin/rustc /usr/bin/cargo build -q --release --locked --target wasm32-wasi --lib &&
-		cargo build -q --release --locked &&
-		mkdir -p dist &&
-		cp "$CARGO_TARGET_DIR/wasm32-wasi/release/lola_${name//-/_}.wasm" "dist/$name.wasm" &&
+for name in $rust; do
+	echo "== examples/$name (rust, tier 2)"
+	(cd "examples/$name" && cargo build -q --release --locked &&
 		cp "$CARGO_TARGET_DIR/release/$name" "dist/$name")
 done
 echo "== examples/gemini-cli (assemblyscript)"
 (cd examples/gemini-cli && ../../sdk-assemblyscript/build.sh assembly/gemini.ts dist gemini-cli)
 ls -l examples/*/dist/ | grep -v '^total'
 
-# The built-ins: staged beside builtin/ (a dot name lola ignores), then
-# swapped in, so a failed copy never leaves a half-installed set.
-bin=$(dirname "$lola")
-stage="$bin/.builtin.new"
-rm -rf "$stage"
-for name in claude-code copilot-cli copilot-vscode cursor gemini-cli openclaw opencode; do
-	src=examples/$name
-	tier1=$(sed -n 's/^  tier1: *//p' "$src/lola-extension.yaml")
-	if [ -z "$tier1" ] || [ ! -f "$src/$tier1" ]; then
-		echo "build-examples: $src declares no built tier-1 artifact" >&2
-		exit 1
-	fi
-	mkdir -p "$stage/$name/$(dirname "$tier1")"
-	cp "$src/lola-extension.yaml" "$stage/$name/"
-	cp "$src/$tier1" "$stage/$name/$tier1"
-done
-rm -rf "$bin/builtin"
-mv "$stage" "$bin/builtin"
-echo "== built-ins installed in $bin/builtin/ (lola ext ls, empty LOLA_HOME)"
-home=$(mktemp -d)
-LOLA_HOME=$home "$lola" ext ls
-rm -rf "$home"
+echo "== built-ins embedded in lola (cmd/lola/builtins/)"
+./scripts/embed-builtins.sh claude-code copilot-cli copilot-vscode cursor gemini-cli openclaw opencode
+# A builtin/ beside lola overrides the embedded built-in of its name (for
+# development); one left by an earlier make build would shadow this build's.
+rm -rf "$(dirname "$lola")/builtin"

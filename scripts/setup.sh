@@ -25,6 +25,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 for m in schema host sdk-go cmd conformance; do (cd "$m" && go mod download); done
+# And cmd's own versions outside the workspace: what `go install
+# github.com/lola-pm/lola/cmd/lola` resolves (cmd/lola's go-install test
+# builds it that way, with the module cache as its only proxy).
+(cd cmd && GOWORK=off go mod download)
 
 # What `lola ext new` runs offline for a Go extension: `go mod tidy` of a
 # project requiring sdk-go through a local replace, outside the workspace.

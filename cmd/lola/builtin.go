@@ -3,39 +3,43 @@ package main
 // How the built-in assistant targets reach lola.
 //
 // The targets (claude-code, copilot-cli, copilot-vscode, cursor, gemini-cli,
-// openclaw, opencode) are ordinary
-// extensions under examples/, in Go, Rust and AssemblyScript. They are not
-// embedded in the binary: `make build` (scripts/build-examples.sh) builds
-// each one for both tiers into examples/<name>/dist/, then installs, for
-// each, its manifest and its tier-1 artifact only into
+// openclaw, opencode) are ordinary extensions under examples/. `make build`
+// (scripts/build-examples.sh) builds each for both tiers into
+// examples/<name>/dist/; then, for each, its manifest and its tier-1
+// artifact only (built-ins run confined: the manifest's tier 2 is absent,
+// so the host can only pick tier 1) are
 //
-//	bin/builtin/<name>/lola-extension.yaml
-//	bin/builtin/<name>/dist/<name>.wasm
+//   - embedded in lola: copied into cmd/lola/builtins/<name>/
+//     (scripts/embed-builtins.sh), committed, and compiled in
+//     (builtin_embedded.go), so a lola built by `go install` or unpacked
+//     from a release archive alone has them. A test fails when the copy is
+//     not the examples' build, and `make test` fails when a build from
+//     source does not reproduce the committed bytes; or
+//   - for a target whose tier-1 module is too large to carry in the source
+//     (scripts/build-examples.sh says which), installed beside the binary
+//     in bin/builtin/<name>/.
 //
-// next to bin/lola. At startup lola registers every directory of
-// builtin/ beside its own executable (symlinks to the executable resolved
-// first, so a lola linked from a PATH directory still finds the files it was
-// built with) through extension.RegisterBuiltinDir, so `lola ext ls` lists
-// them with source "builtin" and tier "tier1". Why this shape:
-//   - Built-ins run confined. Only the tier-1 artifact is shipped; the
-//     manifest still declares tier 2, which is absent, so the host can only
-//     ever pick tier 1 for a built-in.
-//   - The shim (`lola __extension-host --module PATH`) takes a module by
-//     path; an embedded fs.FS has none, a directory does (Artifact.HostPath).
-//   - Go cannot embed files built after it (the cmd module would depend on
-//     three toolchains and on its own output), and a directory beside the
-//     binary can be inspected, diffed and replaced by packagers.
-//   - A built-in directory is loaded exactly as an installed extension is
-//     (strict manifest, artifacts resolved beneath it through os.Root), and
-//     a $LOLA_HOME extension of the same name can never shadow it.
+// Order: at startup lola registers every directory of builtin/ beside its
+// own executable (symlinks to the executable resolved first) through
+// extension.RegisterBuiltinDir, then every embedded built-in of another
+// name through extension.RegisterBuiltin. A builtin/ directory therefore
+// overrides the embedded copy of its name: that is for development and
+// packagers only. Either way `lola ext ls` lists them with source
+// "builtin" and tier "tier1", a $LOLA_HOME extension of the same name can
+// never shadow one, and its manifest is loaded strictly.
+//
+// An embedded module has no host path. The shim takes its module by path,
+// so the install writes the embedded bytes to a private file and holds
+// the shim to their digest (pipeline.Launch.Expect): bytes swapped on disk
+// never yield a plan. Nothing on disk is trusted for an embedded built-in.
 //
 // Registration happens once per process, when run starts a command other
 // than the hidden shim (which must touch nothing before it confines
-// itself); tests call registerBuiltinsIn on a directory of their own, and a
-// test binary has no builtin/ beside it. An entry of builtin/ that
-// cannot be a built-in (a file, a symlink, a name outside the extension
-// name vocabulary, a name already registered) is reported on stderr, never
-// skipped silently; a broken manifest inside a registered directory is a
+// itself); tests call registerBuiltinsIn and registerEmbeddedBuiltins on
+// trees of their own. An entry of builtin/ that cannot be a built-in (a
+// file, a symlink, a name outside the extension name vocabulary, a name
+// already registered) is reported on stderr, never skipped silently; a
+// broken manifest inside a registered directory or embedded tree is a
 // Problem that `lola ext ls` reports.
 
 import (
@@ -71,6 +75,9 @@ func registerBuiltinsOnce(warn io.Writer) {
 func registerExecutableBuiltins(warn io.Writer) {
 	exe, err := os.Executable()
 	if err != nil {
+		if _, err := registerEmbeddedBuiltins(embeddedBuiltinsFS(), extension.BuiltinNames(), extension.RegisterBuiltin); err != nil {
+			fmt.Fprintf(warn, "lola: warning: %v\n", err)
+		}
 		return
 	}
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
@@ -82,6 +89,9 @@ func registerExecutableBuiltins(warn io.Writer) {
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(warn, "lola: warning: %s\n", s)
+	}
+	if _, err := registerEmbeddedBuiltins(embeddedBuiltinsFS(), extension.BuiltinNames(), extension.RegisterBuiltin); err != nil {
+		fmt.Fprintf(warn, "lola: warning: %v\n", err)
 	}
 }
 

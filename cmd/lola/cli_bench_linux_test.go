@@ -175,7 +175,7 @@ func reportSide(b *testing.B, name string, wall []time.Duration, cpu []cpuSplit)
 	b.ReportMetric(benchtest.MedianMS(sys), name+"-sys-ms")
 }
 
-// builtinTargets are the built-in assistant targets (bin/builtin/).
+// builtinTargets are the built-in assistant targets (embedded in lola).
 var builtinTargets = []string{"claude-code", "copilot-cli", "copilot-vscode", "cursor", "gemini-cli", "openclaw", "opencode"}
 
 // BenchmarkCLIInstall10Files: `lola install` of a 10-file module (4
@@ -206,9 +206,6 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 	}
 	for _, target := range builtinTargets {
 		b.Run(target, func(b *testing.B) {
-			if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "builtin", target)); err != nil {
-				b.Skipf("bin/builtin/%s is not built: run make build", target)
-			}
 			// A $LOLA_HOME of its own per run: the installs of the targets
 			// measured before would otherwise lengthen its records.
 			home, err := os.MkdirTemp(work, "home-"+target)
@@ -248,14 +245,14 @@ func BenchmarkCLIInstall10Files(b *testing.B) {
 // than, in CPU time (user + system), measured the same way as
 // BenchmarkCLIInstall10Files: one bare lola process (help), and the
 // tier-1 child alone (shim: bin/lola-shim running the claude-code target's
-// module from bin/builtin, compilation cache warm, on a request with no
+// module as make build built it, compilation cache warm, on a request with no
 // modules). Install minus both is the host's own work: resolving, the
 // checks, the apply with its audit log and durability, the registry.
 func BenchmarkCLIInstallFloor(b *testing.B) {
 	bin := benchLola(b)
-	mod := filepath.Join(filepath.Dir(bin), "builtin", "claude-code", "dist", "claude-code.wasm")
+	mod, _ := filepath.Abs(filepath.Join("..", "..", "examples", "claude-code", "dist", "claude-code.wasm"))
 	if _, err := os.Stat(mod); err != nil {
-		b.Skip("bin/builtin/claude-code is not built: run make build")
+		b.Skip("examples/claude-code is not built: run make build")
 	}
 	b.Run("help", func(b *testing.B) {
 		home := b.TempDir()

@@ -57,7 +57,7 @@ func TestDryRunThroughTheBinaryCreatesNothing(t *testing.T) {
 	for _, args := range [][]string{
 		{"plan", "apply", "--dry-run", "--root", root, planFile},
 		{"plan", "apply", "--dry-run", "--json", "--root", root, planFile},
-		{"ext", "run", "--dry-run", "--root", root, filepath.Join(filepath.Dir(exe), builtinDirName, "claude-code")},
+		{"ext", "run", "--dry-run", "--root", root, examplesClaudeCode(t)},
 	} {
 		out := lola(exitOK, args...)
 		if strings.Contains(out, "note:") || strings.Contains(out, "relation_note") {
@@ -72,4 +72,15 @@ func TestDryRunThroughTheBinaryCreatesNothing(t *testing.T) {
 	if after := listTree(t, root); after != listed {
 		t.Fatalf("a rejected apply left:\n%s\nwant:\n%s", after, listed)
 	}
+}
+
+// examplesClaudeCode is the claude-code target's directory as make build
+// left it (manifest and dist/), for running it by path.
+func examplesClaudeCode(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "examples", "claude-code"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -28,17 +28,10 @@ func builtLola(t *testing.T) (string, []string) {
 			exe += ".exe"
 		}
 	}
-	dir := filepath.Join(filepath.Dir(exe), builtinDirName)
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skip("no builtin/ beside " + exe + ": run make build first (make test does)")
+	if _, err := os.Stat(exe); err != nil {
+		t.Skip("no " + exe + ": run make build first (make test does)")
 	}
-	var names []string
-	for _, e := range ents {
-		if e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
+	names := builtinNamesBeside(t, exe)
 	exe, _ = filepath.Abs(exe)
 	return exe, names
 }
@@ -46,12 +39,7 @@ func builtLola(t *testing.T) (string, []string) {
 // builtinManaged is the managed: list of a built-in target's manifest.
 func builtinManaged(t *testing.T, exe, name string) map[string]bool {
 	t.Helper()
-	f, err := os.Open(filepath.Join(filepath.Dir(exe), builtinDirName, name, "lola-extension.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := extension.ParseManifest(f)
+	m, err := extension.ParseManifest(bytes.NewReader(builtinManifest(t, exe, name)))
 	if err != nil {
 		t.Fatal(err)
 	}

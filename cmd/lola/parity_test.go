@@ -138,7 +138,7 @@ func TestUnknownAssistantIsUsage(t *testing.T) {
 func TestShippedTargetsAreTheBuiltins(t *testing.T) {
 	_, names := builtLola(t)
 	if strings.Join(names, " ") != strings.Join(extension.ShippedTargets, " ") {
-		t.Fatalf("bin/builtin holds %v; extension.ShippedTargets says %v", names, extension.ShippedTargets)
+		t.Fatalf("lola has the built-ins %v; extension.ShippedTargets says %v", names, extension.ShippedTargets)
 	}
 }
 

@@ -699,7 +699,7 @@ func (j *job) launch(ctx context.Context, req schema.Request) (*plan.Plan, []byt
 	l, err := pipeline.RunExtension(ctx, pipeline.Launch{
 		Name: j.ext.Name(), Version: j.ext.Version(), Tier: j.ext.AuditTier(), Artifact: art.path,
 		Caps: caps, Timeout: j.o.Timeout, Exe: j.o.Exe, CacheDir: filepath.Join(j.o.Home, config.CacheDir),
-		ExtraEnv: j.o.ExtraEnv, Pin: pin,
+		ExtraEnv: j.o.ExtraEnv, Pin: pin, Expect: art.expect(),
 	}, req)
 	if err != nil {
 		return nil, nil, err

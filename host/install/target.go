@@ -25,10 +25,23 @@ const maxArtifactBytes = 256 << 20
 // is not read here at all: the shim reports the digest of the bytes it
 // read and ran (see digest).
 type artifact struct {
-	path    string
-	sum     [sha256.Size]byte
-	hasSum  bool
+	path   string
+	sum    [sha256.Size]byte
+	hasSum bool
+	// copied: path is lola's private copy of bytes it holds in memory (an
+	// embedded built-in), so the shim must report exactly sum.
+	copied  bool
 	cleanup func()
+}
+
+// expect is the digest the shim must report for a copied artifact, nil
+// for one run from where it lies (pinned, or trusted as installed).
+func (a artifact) expect() *[sha256.Size]byte {
+	if !a.copied {
+		return nil
+	}
+	sum := a.sum
+	return &sum
 }
 
 // digest is the digest the audit log records for a run of a: the shim's,
@@ -102,7 +115,7 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 	}
 	var sum [sha256.Size]byte
 	copy(sum[:], h.Sum(nil))
-	return artifact{path: dst, sum: sum, hasSum: true, cleanup: cleanup}, nil
+	return artifact{path: dst, sum: sum, hasSum: true, copied: t == extension.Tier1, cleanup: cleanup}, nil
 }
 
 // runResult maps a hook's child outcome to the audit log's run results.

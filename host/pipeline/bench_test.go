@@ -37,17 +37,17 @@ func BenchmarkApplyAuditSyncs(b *testing.B) {
 }
 
 // BenchmarkArtifactSum is the host-side read and hash of a tier-1 target
-// artifact (the Go claude-code target of `make build`) that a warm
+// artifact (the claude-code target as `make build` built it) that a warm
 // install no longer pays: the shim's digest of the bytes it ran is used
 // instead (Launched.ArtifactSum).
 func BenchmarkArtifactSum(b *testing.B) {
-	p, err := filepath.Abs(filepath.Join("..", "..", "bin", "builtin", "claude-code", "dist", "claude-code.wasm"))
+	p, err := filepath.Abs(filepath.Join("..", "..", "examples", "claude-code", "dist", "claude-code.wasm"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	st, err := os.Stat(p)
 	if err != nil {
-		b.Skip("bin/builtin/claude-code is not built: run make build")
+		b.Skip("examples/claude-code is not built: run make build")
 	}
 	b.SetBytes(st.Size())
 	for i := 0; i < b.N; i++ {

@@ -50,6 +50,13 @@ type Launch struct {
 	// mismatch refuses the launch with extension.changed (ErrChanged)
 	// before anything runs.
 	Pin *[32]byte
+	// Expect, when set, is the sha256 a tier-1 shim must report for the
+	// bytes it read: the host's own copy of an artifact whose true bytes
+	// it holds in memory (a built-in embedded in lola, written to a
+	// private file for the shim). Unlike Pin, nothing is copied again:
+	// the shim hashes what it compiles, and a run that reports another
+	// digest, or none, never yields its plan (extension.changed).
+	Expect *[32]byte
 }
 
 // Launched is what an extension run produced.
@@ -129,6 +136,11 @@ func RunExtension(ctx context.Context, l Launch, req schema.Request) (Launched, 
 		// a mismatch is never returned.
 		if sum, ok := out.ArtifactSum(); err == nil && l.Pin != nil && ok && sum != *l.Pin {
 			return Launched{}, changedErr(l.Name)
+		}
+		if err == nil && l.Expect != nil && out.Child.Plan != nil {
+			if sum, ok := out.ArtifactSum(); !ok || sum != *l.Expect {
+				return Launched{}, changedErr(l.Name)
+			}
 		}
 		return out, err
 	case audit.TierNative:

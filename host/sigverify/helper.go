@@ -26,7 +26,9 @@ const helperStderrBytes = 4 << 10
 
 // ErrNoHelper: there is no lola-sigstore beside lola, so no bundle can be
 // verified (and none is trusted).
-var ErrNoHelper = errors.New("signature verification needs " + HelperExecutable + " beside the lola executable, and there is none (reinstall lola with its helpers)")
+var ErrNoHelper = errors.New("signature verification needs " + HelperExecutable + " beside the lola executable, and there is none: " +
+	"unpack it from the release archive next to lola, or install it where go install put lola " +
+	"(go install github.com/lola-pm/lola/cmd/" + HelperExecutable + "@<lola's version>); until then no signature is trusted")
 
 // inProcess, when set, answers requests in this process instead of the
 // helper: host/signature sets it when it is linked (the helper itself,
