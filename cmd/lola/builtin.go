@@ -75,8 +75,10 @@ func registerBuiltinsOnce(warn io.Writer) {
 func registerExecutableBuiltins(warn io.Writer) {
 	exe, err := os.Executable()
 	if err != nil {
-		if _, err := registerEmbeddedBuiltins(embeddedBuiltinsFS(), extension.BuiltinNames(), extension.RegisterBuiltin); err != nil {
-			fmt.Fprintf(warn, "lola: warning: %v\n", err)
+		if registerEmbedded {
+			if _, err := registerEmbeddedBuiltins(embeddedBuiltinsFS(), extension.BuiltinNames(), extension.RegisterBuiltin); err != nil {
+				fmt.Fprintf(warn, "lola: warning: %v\n", err)
+			}
 		}
 		return
 	}
@@ -89,6 +91,9 @@ func registerExecutableBuiltins(warn io.Writer) {
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(warn, "lola: warning: %s\n", s)
+	}
+	if !registerEmbedded {
+		return
 	}
 	if _, err := registerEmbeddedBuiltins(embeddedBuiltinsFS(), extension.BuiltinNames(), extension.RegisterBuiltin); err != nil {
 		fmt.Fprintf(warn, "lola: warning: %v\n", err)

@@ -25,6 +25,13 @@ var embeddedBuiltins embed.FS
 // embeddedDir is the top of embeddedBuiltins.
 const embeddedDir = "builtins"
 
+// registerEmbedded is whether startup registers the embedded built-ins.
+// This package's tests run lola in-process, in a test binary that cannot
+// serve as a built-in's shim, so a _test.go file turns it off there; the
+// tests of the embedded built-ins call registerEmbeddedBuiltins, or run
+// the built lola.
+var registerEmbedded = true
+
 // registerEmbeddedBuiltins registers every embedded built-in whose name
 // is not in registered (a builtin/ directory beside the executable,
 // registered first, overrides the embedded copy of its name: that is for

@@ -48,7 +48,8 @@ func TestEndToEndLargeModuleOnEveryTarget(t *testing.T) {
 			if err := os.MkdirAll(project, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			r := runBuiltIn(t, exe, w.env(), w.cwd, "install", "big", "-a", assistant, project)
+			// openclaw's root is its workspace (--workspace), others' the project.
+			r := runBuiltIn(t, exe, w.env(), w.cwd, atProject([]string{"install", "big", "-a", assistant}, project)...)
 			if r.code != 0 {
 				t.Fatalf("install -a %s: exit %d\n%s\n%s", assistant, r.code, r.out, r.err)
 			}

@@ -16,6 +16,12 @@ type RunTarget struct {
 	Path     string // the artifact, absolute; never shown
 	Tier     audit.Tier
 	Manifest *Extension // nil for a bare artifact
+	// Expect, for an artifact without a host path (a built-in embedded
+	// in lola), is the digest of the bytes copied to Path: the run must
+	// be held to it (pipeline.Launch.Expect). Cleanup removes the copy;
+	// it is nil when there is nothing to remove.
+	Expect  *[32]byte
+	Cleanup func()
 }
 
 // ResolveRun classifies arg: a directory holding a manifest (or, when no
@@ -71,8 +77,16 @@ func RunTargetOf(e *Extension) (RunTarget, error) {
 		return RunTarget{}, fmt.Errorf("extension %s is an install hook: it writes no plan (lola install runs it)", e.Name())
 	}
 	a, ok := e.Artifact(e.Tier())
-	if !ok || !a.Present() || a.HostPath() == "" {
+	if !ok || !a.Present() {
 		return RunTarget{}, fmt.Errorf("extension %s: its %s artifact is not built (lola ext build)", e.Name(), e.Tier())
+	}
+	if a.HostPath() == "" {
+		c, err := CopyArtifact(e, e.Tier())
+		if err != nil {
+			return RunTarget{}, err
+		}
+		sum := c.Sum
+		return RunTarget{Name: e.Name(), Path: c.Path, Tier: e.AuditTier(), Manifest: e, Expect: &sum, Cleanup: c.Cleanup}, nil
 	}
 	return RunTarget{Name: e.Name(), Path: a.HostPath(), Tier: e.AuditTier(), Manifest: e}, nil
 }

@@ -118,6 +118,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return fail(exitcode.Usage, fmt.Errorf("ext run: %w", err))
 	}
+	if ext.Cleanup != nil {
+		defer ext.Cleanup()
+	}
 	ext = adoptManifest(ext, notify)
 	res.Target = ext
 	caps := capability.Set{}
@@ -154,7 +157,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	launched, err := pipeline.RunExtension(ctx, pipeline.Launch{
 		Name: ext.Name, Tier: ext.Tier, Artifact: ext.Path, Caps: caps,
-		Timeout: o.Timeout, CacheDir: filepath.Join(o.Home, config.CacheDir), ExtraEnv: o.ExtraEnv, Pin: pin,
+		Timeout: o.Timeout, CacheDir: filepath.Join(o.Home, config.CacheDir), ExtraEnv: o.ExtraEnv, Pin: pin, Expect: ext.Expect,
 	}, req)
 	if errors.Is(err, pipeline.ErrChanged) {
 		return res, refusePin(ext, caps, o.Home, err)

@@ -2,11 +2,7 @@ package install
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/child"
@@ -14,9 +10,6 @@ import (
 	"github.com/lola-pm/lola/host/internal/errpath"
 	"github.com/lola-pm/lola/host/pipeline"
 )
-
-// maxArtifactBytes bounds a built-in artifact copied out of the binary.
-const maxArtifactBytes = 256 << 20
 
 // artifact is the target's artifact of its preferred tier as a host file,
 // with its digest when that is known before the run. A built-in's bytes
@@ -82,40 +75,11 @@ func targetArtifact(e *extension.Extension) (artifact, error) {
 		}
 		return artifact{path: a.HostPath(), sum: sum, hasSum: true, cleanup: func() {}}, nil
 	}
-	src, err := e.OpenArtifact(t)
+	c, err := extension.CopyArtifact(e, t)
 	if err != nil {
-		return artifact{}, err
+		return artifact{}, fmt.Errorf("install: %w", err)
 	}
-	defer src.Close()
-	dir, err := os.MkdirTemp("", "lola-target-")
-	if err != nil {
-		return artifact{}, errors.New("install: cannot create a directory for the built-in artifact")
-	}
-	cleanup := func() { os.RemoveAll(dir) }
-	name := e.Name()
-	mode := os.FileMode(0o700)
-	if t == extension.Tier1 {
-		name += ".wasm"
-		mode = 0o600
-	}
-	dst := filepath.Join(dir, name)
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		cleanup()
-		return artifact{}, errors.New("install: cannot write the built-in artifact")
-	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(src, maxArtifactBytes+1))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil || n > maxArtifactBytes {
-		cleanup()
-		return artifact{}, fmt.Errorf("install: built-in %s artifact could not be copied out (or exceeds %d bytes)", e.Name(), maxArtifactBytes)
-	}
-	var sum [sha256.Size]byte
-	copy(sum[:], h.Sum(nil))
-	return artifact{path: dst, sum: sum, hasSum: true, copied: t == extension.Tier1, cleanup: cleanup}, nil
+	return artifact{path: c.Path, sum: c.Sum, hasSum: true, copied: t == extension.Tier1, cleanup: c.Cleanup}, nil
 }
 
 // runResult maps a hook's child outcome to the audit log's run results.

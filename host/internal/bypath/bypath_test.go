@@ -36,11 +36,8 @@ var allowed = map[string]string{
 	"host/install/installed.go Registry.Save os.Rename":        "renames the temporary installed.yml over the real one (atomic replace of lola's own state, under the home lock)",
 	"host/install/workspace.go OpenClawWorkspace os.MkdirAll":  "creates the install root itself (the OpenClaw workspace the user names, or ~/.openclaw/workspace[-NAME]) before fsroot opens it: the root's own path is the user's to name, as --project is; nothing beneath the root is touched by path",
 	// Temporary directories lola creates (0700, random names).
-	"host/install/target.go targetArtifact os.MkdirTemp": "a fresh private temporary directory for the pinned target artifact",
-	"host/install/target.go targetArtifact os.RemoveAll": "removes that temporary directory (cleanup)",
-	"host/install/target.go targetArtifact os.OpenFile":  "creates the pinned copy O_EXCL inside that fresh temporary directory",
-	"host/exttest/run.go holdToRules os.MkdirTemp":       "a fresh empty scratch root for the dry run that holds a plan to the rules (nothing is applied in it)",
-	"host/exttest/run.go holdToRules os.RemoveAll":       "removes that temporary directory (cleanup)",
+	"host/exttest/run.go holdToRules os.MkdirTemp": "a fresh empty scratch root for the dry run that holds a plan to the rules (nothing is applied in it)",
+	"host/exttest/run.go holdToRules os.RemoveAll": "removes that temporary directory (cleanup)",
 	// An extension author's own source tree (lola ext new/build): the
 	// author runs lola there on their own files, and the toolchains lola
 	// starts (go, npm, cargo) write anywhere in it anyway.
