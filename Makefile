@@ -46,8 +46,9 @@ build: setup
 dist: build
 	@./scripts/dist.sh dist
 
-## distcheck: make dist into a scratch directory, then the linux/amd64
-## archive unpacked alone into an empty directory installs a module with
+## distcheck: make dist of this machine's linux archive (DISTCHECK_ALL=1: all
+## four) into a scratch directory; the archive
+## unpacked alone into an empty directory installs a module with
 ## every built-in in a fresh HOME (scripts/distcheck.sh).
 distcheck: build
 	@./scripts/distcheck.sh
