@@ -12,7 +12,7 @@ CROSS := windows/amd64 darwin/arm64 linux/arm64
 # The modules cross builds: the examples/go-* targets are small guests on
 # sdk-go, which is cross-built, and hold nothing platform-specific.
 CROSS_MODULES := schema host sdk-go sdk-go/lolatest cmd conformance
-FUZZTIME ?= 50000x
+FUZZTIME ?= 25000x
 BIN := bin
 
 .PHONY: all setup build dist distcheck test unit embedded vet rust interop cross fuzz bench demo lint clean
