@@ -5,10 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"slices"
 
+	"github.com/lola-pm/lola/host/internal/jsonobject"
 	"github.com/lola-pm/lola/host/pathrule"
 	"github.com/lola-pm/lola/host/plan"
 	"github.com/lola-pm/lola/schema"
@@ -32,64 +32,10 @@ import (
 // it; values are compared as canonical JSON (ServerDigest), so a server
 // the user only re-indented or reordered is still lola's.
 
-// rawMember is one member of a JSON object, its value as written.
-type rawMember struct {
-	name string
-	raw  json.RawMessage
-}
-
-// decodeRaw decodes b as exactly one JSON object, its members in order.
-func decodeRaw(b []byte) ([]rawMember, bool) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	var ms []rawMember
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return nil, false
-		}
-		name, ok := t.(string)
-		if !ok {
-			return nil, false
-		}
-		var raw json.RawMessage
-		if err := d.Decode(&raw); err != nil {
-			return nil, false
-		}
-		ms = append(ms, rawMember{name, raw})
-	}
-	if t, err := d.Token(); err != nil || t != json.Delim('}') {
-		return nil, false
-	}
-	if _, err := d.Token(); !errors.Is(err, io.EOF) {
-		return nil, false
-	}
-	return ms, true
-}
-
-func encodeRaw(ms []rawMember) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		name, _ := json.Marshal(m.name)
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(m.raw)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
 // indentRaw is ms as an indented file (two spaces, a final newline).
-func indentRaw(ms []rawMember) ([]byte, bool) {
+func indentRaw(ms []jsonobject.Member) ([]byte, bool) {
 	var ind bytes.Buffer
-	if err := json.Indent(&ind, encodeRaw(ms), "", "  "); err != nil {
+	if err := json.Indent(&ind, jsonobject.Encode(ms), "", "  "); err != nil {
 		return nil, false
 	}
 	ind.WriteByte('\n')
@@ -143,19 +89,19 @@ func narrowServers(r *os.Root, p *plan.Plan, managed map[string]bool, rec *Recor
 		if err != nil {
 			return nil, nil, err
 		}
-		bt, ok := decodeRaw(before)
+		bt, ok := jsonobject.Decode(before)
 		if !existed || !ok {
 			out = append(out, in) // nothing to keep, or the guard judges it
 			continue
 		}
-		var restored []rawMember
+		var restored []jsonobject.Member
 		var ks []KeptFile
 		if in.Write != nil {
 			body, err := p.Body(i)
 			if err != nil {
 				return nil, nil, err
 			}
-			after, ok := decodeRaw(body)
+			after, ok := jsonobject.Decode(body)
 			if !ok {
 				out = append(out, in) // the guard refuses it
 				continue
@@ -196,23 +142,23 @@ func narrowServers(r *os.Root, p *plan.Plan, managed map[string]bool, rec *Recor
 
 // withoutProven is top without the servers rec proves lola's, and the
 // servers left.
-func withoutProven(top []rawMember, path string, rec *Record) ([]rawMember, []KeptFile) {
-	out := make([]rawMember, 0, len(top))
+func withoutProven(top []jsonobject.Member, path string, rec *Record) ([]jsonobject.Member, []KeptFile) {
+	out := make([]jsonobject.Member, 0, len(top))
 	var kept []KeptFile
 	for _, m := range top {
-		inner, ok := decodeRaw(m.raw)
-		if m.name == "$schema" || !ok {
+		inner, ok := jsonobject.Decode(m.Raw)
+		if m.Name == "$schema" || !ok {
 			out = append(out, m)
 			continue
 		}
-		left := []rawMember{}
+		left := []jsonobject.Member{}
 		for _, s := range inner {
-			if !provenServer(rec, path, s.name, s.raw) {
+			if !provenServer(rec, path, s.Name, s.Raw) {
 				left = append(left, s)
-				kept = append(kept, keptServer(rec, path, s.name))
+				kept = append(kept, keptServer(rec, path, s.Name))
 			}
 		}
-		out = append(out, rawMember{m.name, encodeRaw(left)})
+		out = append(out, jsonobject.Member{Name: m.Name, Raw: jsonobject.Encode(left)})
 	}
 	return out, kept
 }
@@ -221,39 +167,39 @@ func withoutProven(top []rawMember, path string, rec *Record) ([]rawMember, []Ke
 // a top-level object member) that rec does not prove lola's and that
 // after lacks or changed, and lists them. Only servers are put back; the
 // rest of after is as the target planned it.
-func restoreServers(before, after []rawMember, path string, rec *Record) ([]rawMember, []KeptFile) {
+func restoreServers(before, after []jsonobject.Member, path string, rec *Record) ([]jsonobject.Member, []KeptFile) {
 	var kept []KeptFile
 	after = slices.Clone(after)
 	for _, m := range before {
-		inner, ok := decodeRaw(m.raw)
-		if m.name == "$schema" || !ok {
+		inner, ok := jsonobject.Decode(m.Raw)
+		if m.Name == "$schema" || !ok {
 			continue
 		}
 		for _, s := range inner {
-			if provenServer(rec, path, s.name, s.raw) {
+			if provenServer(rec, path, s.Name, s.Raw) {
 				continue
 			}
-			ai := slices.IndexFunc(after, func(a rawMember) bool { return a.name == m.name })
+			ai := slices.IndexFunc(after, func(a jsonobject.Member) bool { return a.Name == m.Name })
 			if ai < 0 {
-				after = append(after, rawMember{m.name, encodeRaw([]rawMember{s})})
-				kept = append(kept, keptServer(rec, path, s.name))
+				after = append(after, jsonobject.Member{Name: m.Name, Raw: jsonobject.Encode([]jsonobject.Member{s})})
+				kept = append(kept, keptServer(rec, path, s.Name))
 				continue
 			}
-			ainner, ok := decodeRaw(after[ai].raw)
+			ainner, ok := jsonobject.Decode(after[ai].Raw)
 			if !ok {
 				continue // the guard refuses a container turned into something else
 			}
-			si := slices.IndexFunc(ainner, func(a rawMember) bool { return a.name == s.name })
-			if si >= 0 && sameJSON(ainner[si].raw, s.raw) {
+			si := slices.IndexFunc(ainner, func(a jsonobject.Member) bool { return a.Name == s.Name })
+			if si >= 0 && sameJSON(ainner[si].Raw, s.Raw) {
 				continue
 			}
 			if si >= 0 {
-				ainner[si].raw = s.raw
+				ainner[si].Raw = s.Raw
 			} else {
 				ainner = append(ainner, s)
 			}
-			after[ai].raw = encodeRaw(ainner)
-			kept = append(kept, keptServer(rec, path, s.name))
+			after[ai].Raw = jsonobject.Encode(ainner)
+			kept = append(kept, keptServer(rec, path, s.Name))
 		}
 	}
 	return after, kept

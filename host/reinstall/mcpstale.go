@@ -11,6 +11,7 @@ import (
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/extension"
 	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/internal/jsonobject"
 	"github.com/lola-pm/lola/schema"
 )
 
@@ -53,59 +54,6 @@ func staleServers(old install.Record, brought []string) map[string]bool {
 	return out
 }
 
-// jsonMember is one member of a JSON object, its value as written.
-type jsonMember struct {
-	name string
-	raw  json.RawMessage
-}
-
-func decodeObject(b []byte) ([]jsonMember, bool) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	var ms []jsonMember
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return nil, false
-		}
-		name, ok := t.(string)
-		if !ok {
-			return nil, false
-		}
-		var raw json.RawMessage
-		if err := d.Decode(&raw); err != nil {
-			return nil, false
-		}
-		ms = append(ms, jsonMember{name, raw})
-	}
-	if t, err := d.Token(); err != nil || t != json.Delim('}') {
-		return nil, false
-	}
-	if _, err := d.Token(); err == nil {
-		return nil, false // more than one value
-	}
-	return ms, true
-}
-
-func encodeObject(ms []jsonMember) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		name, _ := json.Marshal(m.name)
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(m.raw)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
 // serverEdit is what withoutServers did to one file.
 type serverEdit struct {
 	out     []byte   // the file without the removed servers
@@ -120,31 +68,31 @@ type serverEdit struct {
 // member went (or b is not one JSON object, which is left alone).
 func withoutServers(b []byte, stale map[string]bool, mine func(name string, value json.RawMessage) bool) serverEdit {
 	var e serverEdit
-	top, ok := decodeObject(b)
+	top, ok := jsonobject.Decode(b)
 	if !ok {
 		return e
 	}
 	empty := true
 	for i, m := range top {
-		if !serverContainers[m.name] {
-			if m.name != "$schema" {
+		if !serverContainers[m.Name] {
+			if m.Name != "$schema" {
 				empty = false
 			}
 			continue
 		}
-		inner, ok := decodeObject(m.raw)
+		inner, ok := jsonobject.Decode(m.Raw)
 		if !ok {
 			empty = false
 			continue
 		}
 		kept := inner[:0:0]
 		for _, s := range inner {
-			if stale[s.name] {
-				if mine(s.name, s.raw) {
-					e.removed = append(e.removed, s.name)
+			if stale[s.Name] {
+				if mine(s.Name, s.Raw) {
+					e.removed = append(e.removed, s.Name)
 					continue
 				}
-				e.kept = append(e.kept, s.name)
+				e.kept = append(e.kept, s.Name)
 			}
 			kept = append(kept, s)
 		}
@@ -152,14 +100,14 @@ func withoutServers(b []byte, stale map[string]bool, mine func(name string, valu
 			empty = false
 		}
 		if len(kept) != len(inner) {
-			top[i].raw = encodeObject(kept)
+			top[i].Raw = jsonobject.Encode(kept)
 		}
 	}
 	if len(e.removed) == 0 {
 		return serverEdit{kept: e.kept}
 	}
 	var ind bytes.Buffer
-	if err := json.Indent(&ind, encodeObject(top), "", "  "); err != nil {
+	if err := json.Indent(&ind, jsonobject.Encode(top), "", "  "); err != nil {
 		return serverEdit{}
 	}
 	ind.WriteByte('\n')

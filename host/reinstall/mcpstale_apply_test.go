@@ -10,6 +10,7 @@ import (
 
 	"github.com/lola-pm/lola/host/audit"
 	"github.com/lola-pm/lola/host/install"
+	"github.com/lola-pm/lola/host/internal/jsonobject"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -69,24 +70,24 @@ func TestStaleServerRemovalOnDiskKeepsWhatTheUserEdited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	top, ok := decodeObject(got)
+	top, ok := jsonobject.Decode(got)
 	if !ok {
 		t.Fatalf("not one JSON object:\n%s", got)
 	}
-	var servers []jsonMember
+	var servers []jsonobject.Member
 	for _, m := range top {
-		switch m.name {
+		switch m.Name {
 		case "theme":
-			if string(m.raw) != `"dark"` {
-				t.Errorf("the user's setting is now %s", m.raw)
+			if string(m.Raw) != `"dark"` {
+				t.Errorf("the user's setting is now %s", m.Raw)
 			}
 		case "mcpServers":
-			servers, _ = decodeObject(m.raw)
+			servers, _ = jsonobject.Decode(m.Raw)
 		}
 	}
 	values := map[string]string{}
 	for _, s := range servers {
-		values[s.name] = string(s.raw)
+		values[s.Name] = string(s.Raw)
 	}
 	want := map[string]string{"mine": `{"command": "m"}`, "edited": edited, "legacy": legacy}
 	if len(values) != len(want) {
