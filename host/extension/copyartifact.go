@@ -3,9 +3,8 @@ package extension
 import (
 	"crypto/sha256"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
+
+	"github.com/lola-pm/lola/host/internal/privcopy"
 )
 
 // MaxCopiedArtifactBytes bounds an artifact CopyArtifact copies out of
@@ -34,31 +33,13 @@ func CopyArtifact(e *Extension, t Tier) (CopiedArtifact, error) {
 		return CopiedArtifact{}, err
 	}
 	defer src.Close()
-	dir, err := os.MkdirTemp("", "lola-artifact-")
-	if err != nil {
-		return CopiedArtifact{}, fmt.Errorf("extension %s: cannot create a private directory for its artifact", e.Name())
-	}
-	cleanup := func() { os.RemoveAll(dir) }
-	name, mode := e.Name(), os.FileMode(0o700)
+	name := e.Name()
 	if t == Tier1 {
-		name, mode = name+".wasm", 0o600
+		name += ".wasm"
 	}
-	dst := filepath.Join(dir, name)
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	c, err := privcopy.Write(src, name, t != Tier1, MaxCopiedArtifactBytes)
 	if err != nil {
-		cleanup()
-		return CopiedArtifact{}, fmt.Errorf("extension %s: cannot write its artifact's copy", e.Name())
-	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(src, MaxCopiedArtifactBytes+1))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil || n > MaxCopiedArtifactBytes {
-		cleanup()
 		return CopiedArtifact{}, fmt.Errorf("extension %s: its %s artifact could not be copied out (or exceeds %d bytes)", e.Name(), t, MaxCopiedArtifactBytes)
 	}
-	c := CopiedArtifact{Path: dst, Cleanup: cleanup}
-	h.Sum(c.Sum[:0])
-	return c, nil
+	return CopiedArtifact(c), nil
 }

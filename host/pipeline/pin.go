@@ -4,10 +4,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/lola-pm/lola/host/internal/privcopy"
 	"github.com/lola-pm/lola/host/rejection"
 	"github.com/lola-pm/lola/schema"
 )
@@ -35,36 +35,15 @@ func pinnedCopy(name, src string, want [sha256.Size]byte, native bool) (path, di
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", "", fmt.Errorf("pipeline: the artifact is not a regular file")
 	}
-	dir, err = os.MkdirTemp("", "lola-pinned-")
+	c, err := privcopy.Write(in, filepath.Base(src), native, MaxPinnedArtifactBytes)
 	if err != nil {
-		return "", "", errors.New("pipeline: cannot create a private directory for the pinned artifact")
-	}
-	mode := os.FileMode(0o600)
-	if native {
-		mode = 0o700
-	}
-	path = filepath.Join(dir, filepath.Base(src))
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		os.RemoveAll(dir)
-		return "", "", errors.New("pipeline: cannot write the pinned artifact's copy")
-	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(in, MaxPinnedArtifactBytes+1))
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil || n > MaxPinnedArtifactBytes {
-		os.RemoveAll(dir)
 		return "", "", fmt.Errorf("pipeline: the artifact could not be copied (or exceeds %d bytes)", MaxPinnedArtifactBytes)
 	}
-	var got [sha256.Size]byte
-	copy(got[:], h.Sum(nil))
-	if got != want {
-		os.RemoveAll(dir)
+	if c.Sum != want {
+		c.Cleanup()
 		return "", "", changedErr(name)
 	}
-	return path, dir, nil
+	return c.Path, filepath.Dir(c.Path), nil
 }
 
 func changedErr(name string) error {
